@@ -1,0 +1,52 @@
+// Builds the HTTP application: domain services, REST routes and the GraphQL gateway on one
+// Fastify instance. `main.ts` starts it; tests start it on an ephemeral port.
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config';
+import { openRelationalStore } from './db/sqlite';
+import { mountGraphQL } from './graphql/yoga';
+import { registerErrorHandling } from './rest/error-handler';
+import { registerRestRoutes } from './rest/routes';
+import { closeServices, createServices, type Services } from './services';
+
+export interface App {
+  server: FastifyInstance;
+  services: Services;
+  /** Stops accepting requests, waits for those in flight, then releases the stores. */
+  close(): Promise<void>;
+}
+
+export async function createApp(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<App> {
+  const store = await openRelationalStore(config.sqlitePath);
+  const services = await createServices(config, logger, store);
+  const server = Fastify({
+    loggerInstance: logger,
+    // Per-request access logs only when debugging; errors are always logged.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    ...(config.tls
+      ? { https: { cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) } }
+      : {}),
+  }) as unknown as FastifyInstance;
+
+  registerErrorHandling(server);
+  server.get('/healthz', async () => ({ status: 'ok' }));
+  await server.register(registerRestRoutes, { services });
+  mountGraphQL(server, services);
+  await server.ready();
+
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    services,
+    close() {
+      closing ??= (async () => {
+        await server.close();
+        await closeServices(services);
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// The one place that reads configuration. Everything else receives a validated `Config`.
+import path from 'node:path';
+import { z } from 'zod';
+
+export const DEFAULT_CATALOG_SOURCE =
+  'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json';
+
+const positiveInt = (fallback: number) =>
+  z.coerce.number().int('must be a whole number').positive('must be greater than 0').default(fallback);
+
+const envSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be at most 65535').default(8080),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().min(1).optional(),
+  MODEL_CATALOG_SOURCE: z.string().min(1).default(DEFAULT_CATALOG_SOURCE),
+  ADMIN_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{12,}$/, 'must be at least 12 printable characters without spaces (e.g. "xapt-" and a random string)')
+    .optional(),
+  MAX_FIELDS_PER_DATASET: positiveInt(1024),
+  MAX_QUERY_ROWS: positiveInt(65_000),
+  QUERY_TIMEOUT_MS: positiveInt(30_000),
+  TLS_CERT: z.string().min(1).optional(),
+  TLS_KEY: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Absolute path of the SQLite file holding the relational data. */
+  sqlitePath: string;
+  /** Absolute path of the DuckDB file holding the events. */
+  duckdbPath: string;
+  catalogSource: string;
+  adminToken: string | undefined;
+  maxFieldsPerDataset: number;
+  maxQueryRows: number;
+  queryTimeoutMs: number;
+  tls: { cert: string; key: string } | undefined;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads `DATABASE_URL` as Prisma spells SQLite locations (`file:./dev.db`) or as a plain path. */
+function sqlitePathFrom(databaseUrl: string | undefined, dataDir: string): string {
+  if (!databaseUrl) return path.join(dataDir, 'eventdeck.db');
+  const withoutScheme = databaseUrl.replace(/^file:(\/\/)?/, '');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(withoutScheme)) {
+    throw new ConfigError(`DATABASE_URL: only SQLite file locations are supported (got "${databaseUrl}")`);
+  }
+  return path.resolve(withoutScheme.split('?')[0]!);
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset", as shells and .env files often produce them.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.TLS_CERT) !== Boolean(e.TLS_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  TLS_CERT and TLS_KEY must be set together');
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir,
+    sqlitePath: sqlitePathFrom(e.DATABASE_URL, dataDir),
+    duckdbPath: path.join(dataDir, 'events.duckdb'),
+    catalogSource: e.MODEL_CATALOG_SOURCE,
+    adminToken: e.ADMIN_TOKEN,
+    maxFieldsPerDataset: e.MAX_FIELDS_PER_DATASET,
+    maxQueryRows: e.MAX_QUERY_ROWS,
+    queryTimeoutMs: e.QUERY_TIMEOUT_MS,
+    tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,6 @@
+import type { Services } from '../services';
+
+export interface GraphQLContext {
+  services: Services;
+  request: Request;
+}

@@ -1,0 +1,5 @@
+// Assembles the GraphQL schema from the type areas. Importing a file registers its types.
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder';
+
+export const schema = lexicographicSortSchema(builder.toSchema());

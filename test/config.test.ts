@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_CATALOG_SOURCE, loadConfig } from '../src/config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: path.resolve('./data'),
+      sqlitePath: path.resolve('./data/eventdeck.db'),
+      duckdbPath: path.resolve('./data/events.duckdb'),
+      catalogSource: DEFAULT_CATALOG_SOURCE,
+      adminToken: undefined,
+      tls: undefined,
+    });
+  });
+
+  it('reads DATABASE_URL as a Prisma-style file URL or a plain path', () => {
+    expect(loadConfig({ DATABASE_URL: 'file:./x/app.db' }).sqlitePath).toBe(path.resolve('x/app.db'));
+    expect(loadConfig({ DATABASE_URL: '/tmp/y.db' }).sqlitePath).toBe('/tmp/y.db');
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://localhost/db' })).toThrow(/only SQLite/);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '' })).toMatchObject({ port: 8080, host: '127.0.0.1' });
+  });
+
+  it('rejects invalid values with a message naming each variable', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', MAX_QUERY_ROWS: '-5', ADMIN_TOKEN: 'short' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/PORT:/);
+    expect(message).toMatch(/MAX_QUERY_ROWS: must be greater than 0/);
+    expect(message).toMatch(/ADMIN_TOKEN: must be at least 12/);
+  });
+
+  it('requires TLS_CERT and TLS_KEY together', () => {
+    expect(() => loadConfig({ TLS_CERT: '/c.pem' })).toThrow(/TLS_CERT and TLS_KEY must be set together/);
+  });
+});

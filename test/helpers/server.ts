@@ -1,0 +1,74 @@
+// Starts the real application on 127.0.0.1 with an ephemeral port and a temporary data
+// directory (SQLite + DuckDB files), and offers small helpers for HTTP requests against it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type App, createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+
+export const TEST_ADMIN_TOKEN = 'xapt-test-admin-token-0123456789';
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url));
+export const SMALL_CATALOG = path.join(FIXTURES_DIR, 'litellm-small.json');
+
+export interface TestServer {
+  url: string;
+  app: App;
+  dataDir: string;
+  adminToken: string;
+  /** fetch() relative to the server, with the admin token unless `auth: false` or another token. */
+  request(pathAndQuery: string, init?: RequestInit & { auth?: string | false }): Promise<Response>;
+  /** POST a GraphQL document; returns the parsed JSON body. */
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | false): Promise<GraphQLResult<T>>;
+  close(): Promise<void>;
+}
+
+export interface GraphQLResult<T> {
+  data?: T;
+  errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-test-'));
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    MODEL_CATALOG_SOURCE: SMALL_CATALOG,
+    ...env,
+  });
+  const app = await createApp(config);
+  const address = await app.server.listen({ host: config.host, port: 0 });
+  const adminToken = config.adminToken ?? TEST_ADMIN_TOKEN;
+
+  const request: TestServer['request'] = (pathAndQuery, init = {}) => {
+    const { auth, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    const token = auth === undefined ? adminToken : auth;
+    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    return fetch(`${address}${pathAndQuery}`, { ...rest, headers });
+  };
+
+  return {
+    url: address,
+    app,
+    dataDir,
+    adminToken,
+    request,
+    async graphql(query, variables, token) {
+      const response = await request('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+        auth: token,
+      });
+      return (await response.json()) as GraphQLResult<any>;
+    },
+    async close() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
