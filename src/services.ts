@@ -1,6 +1,8 @@
 // The composition root of the domain: builds every service once, in dependency order.
 // REST routes and GraphQL resolvers receive this object and call the same functions.
 import type { Logger } from 'pino';
+import { ensureAdminIdentity } from './auth/bootstrap';
+import { AuthService } from './auth/service';
 import type { Config } from './config';
 import type { RelationalStore } from './db/sqlite';
 
@@ -8,10 +10,22 @@ export interface Services {
   config: Config;
   logger: Logger;
   store: RelationalStore;
+  auth: AuthService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
-  return { config, logger, store };
+  const admin = await ensureAdminIdentity(store.prisma, config.adminToken);
+  if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
+  const auth = new AuthService(store);
+  return { config, logger, store, auth };
+}
+
+/** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
+function announceAdminToken(token: string, orgId: string) {
+  process.stderr.write(
+    `\nCreated the admin user of organization "${orgId}" with this personal token (shown only now):\n\n` +
+      `    ${token}\n\nUse it as "Authorization: Bearer <token>". Set ADMIN_TOKEN to choose the token yourself.\n\n`,
+  );
 }
 
 /** Releases what the services hold, in reverse order of creation. */

@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by routes that honour `format=csv`, so errors answer in the format that was asked. */
     errorFormat: 'json' | 'csv';
+    /** 'axiom' adds Axiom's `message` and `code` beside `error`, for official clients. */
+    errorStyle: 'plain' | 'axiom';
   }
 }
 
@@ -38,11 +40,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
   if (request.errorFormat === 'csv') {
     return reply.type('text/csv; charset=utf-8').send(`${csvRow(['error'])}\n${csvRow([message])}\n`);
   }
-  return reply.type('application/json; charset=utf-8').send({ error: message, ...details });
+  const axiomFields = request.errorStyle === 'axiom' ? { message, code: status } : {};
+  return reply.type('application/json; charset=utf-8').send({ error: message, ...axiomFields, ...details });
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.decorateRequest('errorFormat', 'json');
+  app.decorateRequest('errorStyle', 'plain');
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const framework = describeFrameworkError(error);

@@ -1,0 +1,23 @@
+// The auth domain as one service: authentication of requests, tokens, the current user.
+import type { RelationalStore } from '../db/sqlite';
+import { Authenticator, type Credentials } from './authenticator';
+import type { Principal } from './principal';
+import { TokenService } from './tokens';
+import { UserService } from './users';
+
+export class AuthService {
+  readonly tokens: TokenService;
+  readonly users: UserService;
+  private readonly authenticator: Authenticator;
+
+  constructor(store: RelationalStore) {
+    this.authenticator = new Authenticator(store.sqlite);
+    this.tokens = new TokenService(store.prisma);
+    this.users = new UserService(store.prisma);
+  }
+
+  /** Throws `unauthenticated` (401) or `forbidden`/`invalidInput` for organization mismatches. */
+  authenticate(credentials: Credentials): Principal {
+    return this.authenticator.authenticate(credentials);
+  }
+}

@@ -1,0 +1,185 @@
+// API token management (v2 `/tokens`): list, get, create, regenerate, delete. A token can only
+// hand out capabilities its creator holds, and its secret is returned once, at creation.
+import { z } from 'zod';
+import type { PrismaClient } from '../db/sqlite';
+import { forbidden, invalidInput, notFound } from '../errors';
+import { datasetCapabilitiesSchema, orgCapabilitiesSchema } from './capability-schemas';
+import {
+  type Action,
+  type DatasetCapabilities,
+  type DatasetCapability,
+  hasDatasetCapability,
+  hasOrgCapability,
+  type OrgCapabilities,
+  type OrgCapability,
+  type Principal,
+  requireOrgCapability,
+} from './principal';
+import { generateId, generateTokenSecret, hashTokenSecret } from './secrets';
+import { parseInput } from '../validation';
+
+const dateTime = z.iso
+  .datetime({ offset: true, message: 'must be an RFC 3339 date-time' })
+  .transform((text) => new Date(text));
+
+const createTokenSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(255),
+  description: z.string().max(1024).default(''),
+  expiresAt: dateTime.nullable().optional(),
+  datasetCapabilities: datasetCapabilitiesSchema.default({}),
+  orgCapabilities: orgCapabilitiesSchema.default({}),
+  viewCapabilities: z
+    .record(z.string(), z.unknown())
+    .refine((views) => Object.keys(views).length === 0, 'views are not supported by this server')
+    .optional(),
+});
+
+const regenerateTokenSchema = z.object({
+  existingTokenExpiresAt: dateTime,
+  newTokenExpiresAt: dateTime.nullable().optional(),
+  newToken: createTokenSchema.optional(),
+});
+
+export type CreateTokenInput = z.input<typeof createTokenSchema>;
+
+export interface ApiTokenView {
+  id: string;
+  name: string;
+  description: string;
+  expiresAt: string | null;
+  datasetCapabilities: DatasetCapabilities;
+  orgCapabilities: OrgCapabilities;
+  viewCapabilities: Record<string, never>;
+  samlAuthenticated: boolean;
+  createdAt: string;
+}
+
+export type CreatedApiToken = ApiTokenView & { token: string };
+
+interface TokenRecord {
+  id: string;
+  name: string;
+  description: string;
+  expiresAt: Date | null;
+  datasetCapabilities: string;
+  orgCapabilities: string;
+  createdAt: Date;
+}
+
+function viewOf(token: TokenRecord): ApiTokenView {
+  return {
+    id: token.id,
+    name: token.name,
+    description: token.description,
+    expiresAt: token.expiresAt?.toISOString() ?? null,
+    datasetCapabilities: JSON.parse(token.datasetCapabilities) as DatasetCapabilities,
+    orgCapabilities: JSON.parse(token.orgCapabilities) as OrgCapabilities,
+    viewCapabilities: {},
+    samlAuthenticated: false,
+    createdAt: token.createdAt.toISOString(),
+  };
+}
+
+/** Refuses to grant anything the creator could not do itself. */
+function requireCanGrant(principal: Principal, datasets: DatasetCapabilities, org: OrgCapabilities) {
+  for (const [dataset, capabilities] of Object.entries(datasets)) {
+    for (const [capability, actions] of Object.entries(capabilities) as [DatasetCapability, Action[]][]) {
+      for (const action of actions) {
+        const held =
+          dataset === '*'
+            ? (principal.datasetCapabilities['*']?.[capability]?.includes(action) ?? false)
+            : hasDatasetCapability(principal, dataset, capability, action);
+        if (!held) throw forbidden(`cannot grant ${capability}:${action} on "${dataset}": the calling token lacks it`);
+      }
+    }
+  }
+  for (const [capability, actions] of Object.entries(org) as [OrgCapability, Action[]][]) {
+    for (const action of actions) {
+      if (!hasOrgCapability(principal, capability, action)) {
+        throw forbidden(`cannot grant ${capability}:${action}: the calling token lacks it`);
+      }
+    }
+  }
+}
+
+function rejectPastExpiry(date: Date | null | undefined, field: string, now: Date) {
+  if (date && date.getTime() <= now.getTime()) throw invalidInput(`${field} must be in the future`);
+}
+
+export class TokenService {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async list(principal: Principal): Promise<ApiTokenView[]> {
+    requireOrgCapability(principal, 'apiTokens', 'read');
+    const tokens = await this.prisma.token.findMany({ where: { orgId: principal.orgId, kind: 'api' }, orderBy: { createdAt: 'asc' } });
+    return tokens.map(viewOf);
+  }
+
+  async get(principal: Principal, id: string): Promise<ApiTokenView> {
+    requireOrgCapability(principal, 'apiTokens', 'read');
+    return viewOf(await this.find(principal, id));
+  }
+
+  async create(principal: Principal, body: unknown, now = new Date()): Promise<CreatedApiToken> {
+    requireOrgCapability(principal, 'apiTokens', 'create');
+    const input = parseInput(createTokenSchema, body);
+    rejectPastExpiry(input.expiresAt, 'expiresAt', now);
+    requireCanGrant(principal, input.datasetCapabilities, input.orgCapabilities);
+    return this.insert(principal, input, input.expiresAt ?? null);
+  }
+
+  async regenerate(principal: Principal, id: string, body: unknown, now = new Date()): Promise<CreatedApiToken> {
+    requireOrgCapability(principal, 'apiTokens', 'update');
+    const input = parseInput(regenerateTokenSchema, body ?? {});
+    const existing = await this.find(principal, id);
+    const template = input.newToken ?? {
+      name: existing.name,
+      description: existing.description,
+      datasetCapabilities: JSON.parse(existing.datasetCapabilities) as DatasetCapabilities,
+      orgCapabilities: JSON.parse(existing.orgCapabilities) as OrgCapabilities,
+      expiresAt: undefined,
+    };
+    const newExpiry = input.newTokenExpiresAt !== undefined ? input.newTokenExpiresAt : (template.expiresAt ?? null);
+    rejectPastExpiry(newExpiry, 'newTokenExpiresAt', now);
+    requireCanGrant(principal, template.datasetCapabilities, template.orgCapabilities);
+    // The old secret keeps working until the moment the caller chose (possibly now).
+    const expiry = input.existingTokenExpiresAt < now ? now : input.existingTokenExpiresAt;
+    await this.prisma.token.update({ where: { id: existing.id }, data: { expiresAt: expiry } });
+    return this.insert(principal, template, newExpiry);
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    requireOrgCapability(principal, 'apiTokens', 'delete');
+    const token = await this.find(principal, id);
+    await this.prisma.token.delete({ where: { id: token.id } });
+  }
+
+  private async find(principal: Principal, id: string) {
+    const token = await this.prisma.token.findFirst({ where: { id, orgId: principal.orgId, kind: 'api' } });
+    if (!token) throw notFound(`API token "${id}" not found`);
+    return token;
+  }
+
+  private async insert(
+    principal: Principal,
+    input: { name: string; description: string; datasetCapabilities: DatasetCapabilities; orgCapabilities: OrgCapabilities },
+    expiresAt: Date | null,
+  ): Promise<CreatedApiToken> {
+    const secret = generateTokenSecret('api');
+    const token = await this.prisma.token.create({
+      data: {
+        id: generateId(),
+        orgId: principal.orgId,
+        kind: 'api',
+        name: input.name,
+        description: input.description,
+        secretHash: hashTokenSecret(secret),
+        datasetCapabilities: JSON.stringify(input.datasetCapabilities),
+        orgCapabilities: JSON.stringify(input.orgCapabilities),
+        expiresAt,
+        createdBy: principal.userId,
+      },
+    });
+    return { ...viewOf(token), token: secret };
+  }
+}

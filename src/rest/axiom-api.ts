@@ -1,0 +1,41 @@
+// The Axiom-compatible API (datasets, ingest, queries, tokens, user). Every route in this scope
+// requires a bearer token: an onRequest hook authenticates once, before the body is read, and
+// leaves the Principal on the request. Errors here also carry Axiom's `message` and `code`, which
+// official clients display.
+import type {} from '@fastify/swagger'; // adds tags/summary to route schemas, for the OpenAPI document
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { credentialsFrom } from '../auth/authenticator';
+import type { Principal } from '../auth/principal';
+import type { RouteOptions } from './routes';
+import { tokenRoutes } from './tokens';
+import { userRoutes } from './user';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller; set for every route of the Axiom-compatible API. */
+    principal: Principal;
+  }
+}
+
+export function headerReader(request: FastifyRequest) {
+  return (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+}
+
+export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
+  const { services } = options;
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.addHook('onRequest', async (request) => {
+    request.errorStyle = 'axiom';
+    request.principal = services.auth.authenticate(credentialsFrom(headerReader(request)));
+  });
+
+  // v1 paths are served both at /v1 and at /api/v1, as Axiom's clients use both.
+  for (const prefix of ['/v1', '/api/v1']) {
+    await app.register(userRoutes, { ...options, prefix, version: 1 });
+  }
+  await app.register(tokenRoutes, { ...options, prefix: '/v2' });
+  await app.register(userRoutes, { ...options, prefix: '/v2', version: 2 });
+}
