@@ -27,3 +27,4 @@ builder.addScalarType('JSON', JSONResolver);
 builder.addScalarType('NonNegativeInt', NonNegativeIntResolver);
 
 builder.queryType({});
+builder.mutationType({});

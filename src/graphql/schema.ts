@@ -1,5 +1,6 @@
 // Assembles the GraphQL schema from the type areas. Importing a file registers its types.
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder';
+import './auth';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

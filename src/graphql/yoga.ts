@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga } from 'graphql-yoga';
 import type { Services } from '../services';
-import type { GraphQLContext } from './context';
+import { createContext, type GraphQLContext } from './context';
 import { maskGraphQLError } from './errors';
 import { schema } from './schema';
 
@@ -19,7 +19,7 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
       error: (...args) => app.log.error(args),
     },
     maskedErrors: { maskError: maskGraphQLError },
-    context: ({ request }) => ({ services, request }),
+    context: ({ request }) => createContext(services, request),
   });
 
   app.route({
