@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { ensureAdminIdentity } from './auth/bootstrap';
 import { AuthService } from './auth/service';
+import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
 import type { RelationalStore } from './db/sqlite';
 
@@ -11,13 +12,15 @@ export interface Services {
   logger: Logger;
   store: RelationalStore;
   auth: AuthService;
+  catalog: CatalogService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
   const admin = await ensureAdminIdentity(store.prisma, config.adminToken);
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
   const auth = new AuthService(store);
-  return { config, logger, store, auth };
+  const catalog = await createCatalogService(store, logger, config.catalogSource);
+  return { config, logger, store, auth, catalog };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
@@ -30,5 +33,6 @@ function announceAdminToken(token: string, orgId: string) {
 
 /** Releases what the services hold, in reverse order of creation. */
 export async function closeServices(services: Services): Promise<void> {
+  services.catalog.close();
   await services.store.close();
 }

@@ -2,11 +2,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { axiomApi } from './axiom-api';
+import { catalogRoutes } from './catalog';
+import { registerOpenApi } from './openapi';
 
 export interface RouteOptions {
   services: Services;
 }
 
 export async function registerRestRoutes(app: FastifyInstance, { services }: RouteOptions) {
+  // First, so that /openapi.json describes the routes of every area registered after it.
+  await registerOpenApi(app);
   await app.register(axiomApi, { services });
+  await app.register(catalogRoutes, { services });
 }

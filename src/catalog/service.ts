@@ -1,0 +1,167 @@
+// The catalog's service: the functions REST routes and GraphQL resolvers call. Reads are served
+// from the in-memory snapshot; syncs write the store and swap in a new snapshot. A sync run by
+// another process (`npm run sync`) is noticed by a cheap poll and loaded too.
+import type { Logger } from 'pino';
+import type { RelationalStore } from '../db/sqlite';
+import { describeError, notFound, unavailable } from '../errors';
+import { type CatalogMetadata, catalogMetadata } from './metadata';
+import { filterModels, type ModelFilter, todayUtc } from './query';
+import type { ModelRecord } from './record';
+import { CatalogSnapshot, type ProviderEntry } from './snapshot';
+import { latestSyncId, readStoredCatalog, type SyncRecord } from './store';
+import { type CatalogSourceRequest, importCatalog, type SyncOptions } from './sync';
+
+export interface CatalogServiceOptions {
+  /** How often to look for a sync written by another process; 0 disables the poll. */
+  pollIntervalMs?: number;
+  /** The clock that decides what "today" is for deprecation. */
+  now?: () => Date;
+}
+
+export class CatalogService {
+  private current: CatalogSnapshot | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
+  private metadataCache: { version: number; today: string; value: CatalogMetadata } | undefined;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly store: RelationalStore,
+    private readonly logger: Logger,
+    { pollIntervalMs = 2_000, now = () => new Date() }: CatalogServiceOptions = {},
+  ) {
+    this.now = now;
+    if (pollIntervalMs > 0) {
+      this.poll = setInterval(() => void this.refreshIfChanged(), pollIntervalMs);
+      this.poll.unref();
+    }
+  }
+
+  get snapshot(): CatalogSnapshot {
+    if (!this.current) throw unavailable('the model catalog is not loaded yet');
+    return this.current;
+  }
+
+  /** Today in UTC, the reference date of every deprecation decision. */
+  today(): string {
+    return todayUtc(this.now());
+  }
+
+  /**
+   * Loads the stored catalog; when there is none, imports `source`, and when that fails the
+   * bundled fallback data set, so the service always starts with a usable catalog.
+   */
+  async initialize(source: string): Promise<void> {
+    if (await this.reload()) return;
+    try {
+      const sync = await this.sync({ kind: 'litellm', source });
+      this.logger.info({ source, models: sync.modelsWritten }, 'model catalog imported');
+    } catch (error) {
+      this.logger.warn(
+        { source, reason: describeError(error).message },
+        'model catalog source unavailable; importing the bundled fallback data set instead',
+      );
+      const sync = await this.sync({ kind: 'fallback' });
+      this.logger.info({ source: sync.source, models: sync.modelsWritten }, 'model catalog imported from the fallback');
+    }
+  }
+
+  /** Imports a source, then serves it. On failure the previous catalog stays, stored and served. */
+  async sync(request: CatalogSourceRequest, options: SyncOptions = {}): Promise<SyncRecord> {
+    const sync = await importCatalog(this.store, request, options);
+    await this.reload();
+    return sync;
+  }
+
+  listModels(filter: ModelFilter = {}): ModelRecord[] {
+    return filterModels(this.snapshot, filter, this.today());
+  }
+
+  getModel(id: string): ModelRecord {
+    const model = this.snapshot.model(id);
+    if (!model) throw notFound(`Model not found: ${id}`);
+    return model;
+  }
+
+  findModel(id: string): ModelRecord | undefined {
+    return this.snapshot.model(id);
+  }
+
+  /** Every provider, or the listed ones that exist, in the order given. */
+  listProviders(ids?: readonly string[]): ProviderEntry[] {
+    const { snapshot } = this;
+    if (!ids?.length) return [...snapshot.providers];
+    const found = new Map<string, ProviderEntry>();
+    for (const id of ids) {
+      const provider = snapshot.provider(id);
+      if (provider) found.set(id, provider);
+    }
+    return [...found.values()];
+  }
+
+  getProvider(id: string): ProviderEntry {
+    const provider = this.snapshot.provider(id);
+    if (!provider) throw notFound(`Provider not found: ${id}`);
+    return provider;
+  }
+
+  findProvider(id: string): ProviderEntry | undefined {
+    return this.snapshot.provider(id);
+  }
+
+  metadata(): CatalogMetadata {
+    const { snapshot } = this;
+    const today = this.today();
+    const cached = this.metadataCache;
+    if (cached?.version === snapshot.version && cached.today === today) return cached.value;
+    const value = catalogMetadata(snapshot, today);
+    this.metadataCache = { version: snapshot.version, today, value };
+    return value;
+  }
+
+  close(): void {
+    if (this.poll) clearInterval(this.poll);
+    this.poll = undefined;
+  }
+
+  /** Loads the stored catalog into a new snapshot; false when the store holds none. */
+  private async reload(): Promise<boolean> {
+    const stored = await readStoredCatalog(this.store);
+    if (!stored) return false;
+    this.current = new CatalogSnapshot(stored.records, stored.sync);
+    return true;
+  }
+
+  private refreshIfChanged(): Promise<void> {
+    this.refreshing ??= (async () => {
+      try {
+        const latest = latestSyncId(this.store);
+        if (latest !== undefined && latest !== this.current?.version) {
+          await this.reload();
+          this.logger.info({ version: this.current?.version }, 'model catalog reloaded after a sync');
+        }
+      } catch (error) {
+        this.logger.warn({ err: error }, 'could not check the model catalog for a newer sync');
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
+  }
+}
+
+export async function createCatalogService(
+  store: RelationalStore,
+  logger: Logger,
+  source: string,
+  options?: CatalogServiceOptions,
+): Promise<CatalogService> {
+  const service = new CatalogService(store, logger, options);
+  try {
+    await service.initialize(source);
+  } catch (error) {
+    service.close();
+    throw error;
+  }
+  return service;
+}

@@ -1,0 +1,63 @@
+// The catalog as served: an immutable in-memory view of the stored records, with the indexes
+// every read needs. A sync builds a new snapshot and swaps it in; reads never touch the database.
+import { compareIds } from './build';
+import type { ModelRecord } from './record';
+import type { SyncRecord } from './store';
+
+export interface ProviderEntry {
+  id: string;
+  name: string;
+  /** The provider's models, in list order. */
+  models: readonly ModelRecord[];
+}
+
+export class CatalogSnapshot {
+  /** Changes with every sync; caches of anything derived from the catalog key on it. */
+  readonly version: number;
+  /** Every record, sorted by provider then model id. */
+  readonly models: readonly ModelRecord[];
+  readonly providers: readonly ProviderEntry[];
+  /** Every boolean `supports_*` field that some record has, sorted. */
+  readonly capabilityFields: readonly string[];
+  private readonly modelsById = new Map<string, ModelRecord>();
+  private readonly positions = new Map<ModelRecord, number>();
+  private readonly providersById = new Map<string, ProviderEntry>();
+
+  constructor(
+    records: readonly ModelRecord[],
+    readonly sync: SyncRecord,
+  ) {
+    this.version = sync.id;
+    this.models = records;
+    const grouped = new Map<string, ModelRecord[]>();
+    const capabilities = new Set<string>();
+    records.forEach((record, position) => {
+      this.modelsById.set(record.model_id, record);
+      this.positions.set(record, position);
+      let list = grouped.get(record.provider_id);
+      if (!list) grouped.set(record.provider_id, (list = []));
+      list.push(record);
+      for (const [key, value] of Object.entries(record)) {
+        if (key.startsWith('supports_') && typeof value === 'boolean') capabilities.add(key);
+      }
+    });
+    this.providers = [...grouped.entries()]
+      .sort(([a], [b]) => compareIds(a, b))
+      .map(([id, models]) => ({ id, name: models[0]!.provider_name, models }));
+    for (const provider of this.providers) this.providersById.set(provider.id, provider);
+    this.capabilityFields = [...capabilities].sort();
+  }
+
+  model(id: string): ModelRecord | undefined {
+    return this.modelsById.get(id);
+  }
+
+  provider(id: string): ProviderEntry | undefined {
+    return this.providersById.get(id);
+  }
+
+  /** The record's index in `models`, which orders every list and every cursor. */
+  position(record: ModelRecord): number {
+    return this.positions.get(record) ?? -1;
+  }
+}
