@@ -87,16 +87,12 @@ export class CatalogService {
     return this.snapshot.model(id);
   }
 
-  /** Every provider, or the listed ones that exist, in the order given. */
+  /** Every provider, or those of `ids` that exist, sorted by provider id. */
   listProviders(ids?: readonly string[]): ProviderEntry[] {
-    const { snapshot } = this;
-    if (!ids?.length) return [...snapshot.providers];
-    const found = new Map<string, ProviderEntry>();
-    for (const id of ids) {
-      const provider = snapshot.provider(id);
-      if (provider) found.set(id, provider);
-    }
-    return [...found.values()];
+    const { providers } = this.snapshot;
+    if (!ids?.length) return [...providers];
+    const wanted = new Set(ids);
+    return providers.filter((provider) => wanted.has(provider.id));
   }
 
   getProvider(id: string): ProviderEntry {

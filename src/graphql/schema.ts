@@ -2,5 +2,6 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder';
 import './auth';
+import './catalog';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
