@@ -6,8 +6,9 @@ import { AuthService } from './auth/service';
 import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
 import type { RelationalStore } from './db/sqlite';
+import { closeEventServices, type EventServices, openEventServices } from './events/open';
 
-export interface Services {
+export interface Services extends EventServices {
   config: Config;
   logger: Logger;
   store: RelationalStore;
@@ -20,7 +21,8 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
   const auth = new AuthService(store);
   const catalog = await createCatalogService(store, logger, config.catalogSource);
-  return { config, logger, store, auth, catalog };
+  const events = await openEventServices(config, store, logger);
+  return { config, logger, store, auth, catalog, ...events };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
@@ -34,5 +36,6 @@ function announceAdminToken(token: string, orgId: string) {
 /** Releases what the services hold, in reverse order of creation. */
 export async function closeServices(services: Services): Promise<void> {
   services.catalog.close();
+  await closeEventServices(services);
   await services.store.close();
 }

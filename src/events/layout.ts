@@ -60,3 +60,26 @@ export const SYSTEM_STORED_FIELDS: readonly StoredField[] = [
   { name: SYS_TIME_FIELD, column: SYS_TIME_FIELD, type: 'datetime' },
   { name: ROW_ID_FIELD, column: ROW_ID_FIELD, type: 'integer' },
 ];
+
+/** The FieldType a column holds, read back from DuckDB's type name (undefined when foreign). */
+export function fieldTypeOfDuckDBType(duckdbType: string): FieldType | undefined {
+  for (const [fieldType, name] of Object.entries(DUCKDB_TYPE_OF) as [FieldType, string][]) {
+    if (name === duckdbType.toUpperCase()) return fieldType;
+  }
+  return undefined;
+}
+
+/**
+ * The type a column must take to hold both what it holds and an incoming value's type:
+ * integer and float meet at float; any other mix becomes string, which every value can be
+ * written as, so widening never loses a value.
+ */
+export function widenFieldType(current: FieldType, incoming: FieldType): FieldType {
+  if (current === incoming) return current;
+  if ((current === 'integer' && incoming === 'float') || (current === 'float' && incoming === 'integer')) return 'float';
+  return 'string';
+}
+
+export function isSystemField(name: string): boolean {
+  return name === TIME_FIELD || name === SYS_TIME_FIELD || name === ROW_ID_FIELD;
+}

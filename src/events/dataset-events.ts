@@ -1,0 +1,116 @@
+// Everything that writes a dataset's events, one operation at a time per dataset: appending a
+// batch (with the schema changes it brings), trimming, vacuuming, creating and dropping the
+// table. Serializing per dataset keeps schema evolution free of races; different datasets
+// are written side by side, and queries never wait for any of it.
+import type { Logger } from 'pino';
+import type { PreparedEvent } from './ingest/prepare';
+import { KeyedLock } from './keyed-lock';
+import type { DatasetRef, FieldRegistry } from './schema/field-registry';
+import { planSchema } from './schema/plan';
+import type { ColumnValue } from './store/chunk-writer';
+import type { EventStore } from './store/event-store';
+
+export interface WriteOutcome {
+  /** Events stored. */
+  ingested: number;
+  /** Events refused by the field limit, by their index in the batch given. */
+  rejected: Map<number, string>;
+  /** Data chunks written. */
+  chunks: number;
+}
+
+export class DatasetEvents {
+  private readonly lock = new KeyedLock();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly registry: FieldRegistry,
+    private readonly maxFieldsPerDataset: number,
+    private readonly logger?: Logger,
+  ) {}
+
+  async createTable(table: string): Promise<void> {
+    await this.lock.run(table, () => this.store.createTable(table));
+  }
+
+  async dropTable(_datasetId: string, table: string): Promise<void> {
+    await this.lock.run(table, async () => {
+      await this.store.dropTable(table);
+      this.registry.forget(table);
+    });
+  }
+
+  /** Deletes events whose `_time` is before `olderThan`; returns how many. */
+  trim(_datasetId: string, table: string, olderThan: Date): Promise<number> {
+    const ns = BigInt(olderThan.getTime()) * 1_000_000n;
+    return this.lock.run(table, () => this.store.deleteOlderThan(table, ns));
+  }
+
+  /** Drops the fields no event holds any more (e.g. after a trim); returns their names. */
+  vacuum(datasetId: string, table: string): Promise<string[]> {
+    return this.lock.run(table, async () => {
+      const empty = await this.store.emptyColumns(table);
+      await this.store.dropColumns(
+        table,
+        empty.map((column) => column.column),
+      );
+      const names = empty.map((column) => column.field);
+      this.registry.removeFields(datasetId, names);
+      return names;
+    });
+  }
+
+  /** Stores prepared events in one transaction; events past the field limit fail alone. */
+  write(dataset: DatasetRef, events: PreparedEvent[], receivedNs: bigint): Promise<WriteOutcome> {
+    const table = dataset.tableName;
+    return this.lock.run(table, async () => {
+      if (!this.store.hasTable(table)) await this.store.createTable(table);
+      const columns = this.store.columnsOf(table)!;
+      const userFieldCount = this.registry.userColumns(table).length;
+      const plan = planSchema(columns, userFieldCount, events, this.maxFieldsPerDataset);
+      const rowCount = events.length - plan.rejected.size;
+      if (rowCount === 0) return { ingested: 0, rejected: plan.rejected, chunks: 0 };
+      const times: bigint[] = new Array(rowCount);
+      const values = new Map<string, (ColumnValue | undefined)[]>();
+      let row = 0;
+      for (let index = 0; index < events.length; index++) {
+        if (plan.rejected.has(index)) continue;
+        const event = events[index]!;
+        times[row] = event.time;
+        const { names, values: eventValues } = event;
+        for (let i = 0; i < names.length; i++) {
+          const column = plan.fields.get(names[i]!)!.column;
+          let columnValues = values.get(column);
+          if (!columnValues) values.set(column, (columnValues = new Array(rowCount)));
+          columnValues[row] = eventValues[i];
+        }
+        row++;
+      }
+      const result = await this.store.append({
+        table,
+        addColumns: plan.added,
+        widenColumns: plan.widened,
+        rowCount,
+        times,
+        sysTime: receivedNs,
+        values,
+      });
+      const changed = [
+        ...plan.added,
+        ...plan.widened.map(({ column, type }) => ({ column, type, field: columns.find((c) => c.column === column)!.field })),
+      ];
+      try {
+        this.registry.recordFields(dataset.id, changed);
+      } catch (error) {
+        // The events are committed; the registry rows catch up at the next start.
+        this.logger?.warn({ err: error, dataset: dataset.name }, 'could not record new fields in the registry');
+      }
+      return { ingested: rowCount, rejected: plan.rejected, chunks: result.chunks };
+    });
+  }
+
+  /** Resolves once every queued write has settled (for shutdown). */
+  idle(): Promise<void> {
+    return this.lock.idle();
+  }
+}

@@ -1,0 +1,147 @@
+// The ingest entry points shared by REST and GraphQL: a raw request body (any supported format
+// and encoding) or already-parsed events, into a dataset, answered with Axiom's IngestStatus.
+import { invalidInput, payloadTooLarge } from '../../errors';
+import type { DatasetEvents } from '../dataset-events';
+import type { DatasetRef } from '../schema/field-registry';
+import type { EventStore } from '../store/event-store';
+import { bodyFormatOf, decodeBody } from './content';
+import { compileGoLayout, type TimeLayoutParser } from './go-time-layout';
+import { MAX_BODY_BYTES, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST } from './limits';
+import { isPlainObject, parseBody, type RawEvent, tooManyEvents, withLabels } from './parse-body';
+import { type EventFailure, measureEventSizes, prepareEvents } from './prepare';
+import { formatNs, InvalidTimeError } from './timestamp';
+
+export interface IngestOptions {
+  /** `timestamp-field`: the field holding the event time (default `_time`). */
+  timestampField?: string;
+  /** `timestamp-format`: a Go layout or layout name for textual times (see go-time-layout.ts). */
+  timestampFormat?: string;
+  /** `csv-delimiter`. */
+  csvDelimiter?: string;
+  /** `X-Axiom-CSV-Fields`: CSV field names when the body has no header line. */
+  csvFields?: string[];
+  /** `X-Axiom-Event-Labels`: fields added to every event (the event's own fields win). */
+  labels?: RawEvent;
+}
+
+export interface IngestBody {
+  body: Buffer;
+  contentType: string | undefined;
+  contentEncoding?: string | undefined;
+}
+
+export interface IngestFailure {
+  timestamp: string;
+  error: string;
+}
+
+/** Axiom's IngestStatus. */
+export interface IngestStatus {
+  ingested: number;
+  failed: number;
+  failures: IngestFailure[];
+  /** Bytes of event data read (after decompression). */
+  processedBytes: number;
+  /** DuckDB data chunks (vectors of up to 2048 rows) written. */
+  blocksCreated: number;
+  /** Size of DuckDB's write-ahead log after the commit, in bytes. */
+  walLength: number;
+}
+
+/** Reads the X-Axiom-Event-Labels header (a JSON object). */
+export function parseLabelsHeader(header: string | undefined): RawEvent | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  let labels: unknown;
+  try {
+    labels = JSON.parse(header);
+  } catch {
+    throw invalidInput('X-Axiom-Event-Labels must be a JSON object');
+  }
+  if (!isPlainObject(labels)) throw invalidInput('X-Axiom-Event-Labels must be a JSON object');
+  return labels;
+}
+
+/** Reads the X-Axiom-CSV-Fields header (comma-separated names). */
+export function parseCsvFieldsHeader(header: string | undefined): string[] | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  return header.split(',').map((name) => name.trim()).filter(Boolean);
+}
+
+function compileTimestampFormat(format: string | undefined): TimeLayoutParser | undefined {
+  if (format === undefined || format === '') return undefined;
+  try {
+    return compileGoLayout(format);
+  } catch (error) {
+    if (error instanceof InvalidTimeError) throw invalidInput(error.message);
+    throw error;
+  }
+}
+
+export class IngestService {
+  constructor(
+    private readonly events: DatasetEvents,
+    private readonly store: EventStore,
+  ) {}
+
+  /** Ingests a request body. Unreadable bodies and oversized batches are refused whole. */
+  async ingest(dataset: DatasetRef, request: IngestBody, options: IngestOptions = {}): Promise<IngestStatus> {
+    const receivedAt = new Date();
+    const format = bodyFormatOf(request.contentType);
+    if (request.body.length > MAX_BODY_BYTES) throw payloadTooLarge(`request body is larger than ${MAX_BODY_BYTES} bytes`);
+    const parseTimeText = compileTimestampFormat(options.timestampFormat);
+    const decoded = await decodeBody(request.body, request.contentEncoding);
+    const parsed = parseBody(decoded, format, { csvDelimiter: options.csvDelimiter, csvFields: options.csvFields });
+    const events = options.labels ? parsed.events.map((event) => withLabels(options.labels!, event)) : parsed.events;
+    // No event can be larger than a body within the event limit, so only larger bodies pay for
+    // measuring (NDJSON lines measure themselves).
+    const sizes = parsed.sizes ?? (decoded.length > MAX_EVENT_BYTES ? measureEventSizes(events) : undefined);
+    return this.storeEvents(dataset, events, { receivedAt, parseTimeText, timestampField: options.timestampField, sizes, processedBytes: decoded.length });
+  }
+
+  /** Ingests events given as values (GraphQL); each must be an object. */
+  async ingestEvents(dataset: DatasetRef, events: unknown[], options: IngestOptions = {}): Promise<IngestStatus> {
+    const receivedAt = new Date();
+    if (events.length > MAX_EVENTS_PER_REQUEST) throw tooManyEvents(events.length);
+    events.forEach((event, index) => {
+      if (!isPlainObject(event)) throw invalidInput(`event ${index} is not an object`);
+    });
+    const parseTimeText = compileTimestampFormat(options.timestampFormat);
+    const labelled = options.labels ? (events as RawEvent[]).map((event) => withLabels(options.labels!, event)) : (events as RawEvent[]);
+    const sizes = measureEventSizes(labelled);
+    const processedBytes = sizes.reduce((sum, size) => sum + size, 0);
+    return this.storeEvents(dataset, labelled, { receivedAt, parseTimeText, timestampField: options.timestampField, sizes, processedBytes });
+  }
+
+  private async storeEvents(
+    dataset: DatasetRef,
+    events: RawEvent[],
+    context: { receivedAt: Date; parseTimeText?: TimeLayoutParser; timestampField?: string; sizes?: number[]; processedBytes: number },
+  ): Promise<IngestStatus> {
+    const receivedNs = BigInt(context.receivedAt.getTime()) * 1_000_000n;
+    const batch = prepareEvents(
+      events,
+      { receivedAt: context.receivedAt, receivedNs, timestampField: context.timestampField, parseTimeText: context.parseTimeText },
+      context.sizes,
+    );
+    const failures: EventFailure[] = batch.failures;
+    let ingested = 0;
+    let blocksCreated = 0;
+    if (batch.events.length > 0) {
+      const outcome = await this.events.write(dataset, batch.events, receivedNs);
+      ingested = outcome.ingested;
+      blocksCreated = outcome.chunks;
+      for (const [index, error] of outcome.rejected) {
+        failures.push({ index: batch.positions[index]!, time: batch.events[index]!.time, error });
+      }
+      if (outcome.rejected.size > 0) failures.sort((a, b) => a.index - b.index);
+    }
+    return {
+      ingested,
+      failed: failures.length,
+      failures: failures.map((failure) => ({ timestamp: formatNs(failure.time), error: failure.error })),
+      processedBytes: context.processedBytes,
+      blocksCreated,
+      walLength: this.store.walBytes(),
+    };
+  }
+}

@@ -1,0 +1,32 @@
+// Opens the event side of the domain: the DuckDB store, the field registry (brought in step
+// with the store), the per-dataset writer and the ingest service.
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { RelationalStore } from '../db/sqlite';
+import { DatasetEvents } from './dataset-events';
+import { IngestService } from './ingest/ingest-service';
+import { FieldRegistry } from './schema/field-registry';
+import { EventStore } from './store/event-store';
+
+export interface EventServices {
+  eventStore: EventStore;
+  fields: FieldRegistry;
+  datasetEvents: DatasetEvents;
+  ingest: IngestService;
+}
+
+export async function openEventServices(config: Config, relational: RelationalStore, logger: Logger): Promise<EventServices> {
+  const eventStore = await EventStore.open(config.duckdbPath);
+  const fields = new FieldRegistry(relational.sqlite, eventStore);
+  const repaired = await fields.reconcile();
+  if (repaired > 0) logger.warn({ rows: repaired }, 'brought the field registry back in step with the event store');
+  const datasetEvents = new DatasetEvents(eventStore, fields, config.maxFieldsPerDataset, logger);
+  const ingest = new IngestService(datasetEvents, eventStore);
+  return { eventStore, fields, datasetEvents, ingest };
+}
+
+/** Lets queued writes finish, then checkpoints and closes the store. */
+export async function closeEventServices(services: EventServices): Promise<void> {
+  await services.datasetEvents.idle();
+  await services.eventStore.close();
+}

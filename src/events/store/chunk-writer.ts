@@ -1,0 +1,100 @@
+// Writes a columnar batch through a DuckDB appender as data chunks (whole vectors at a time,
+// about twice as fast as appending value by value). Every column of the table is written in
+// table order; columns the batch does not mention are written as nulls.
+import {
+  BIGINT,
+  BOOLEAN,
+  type DuckDBAppender,
+  DuckDBDataChunk,
+  DuckDBTimestampNanosecondsValue,
+  type DuckDBType,
+  DuckDBVarCharType,
+  type DuckDBVector,
+  DOUBLE,
+  TIMESTAMP_NS,
+  VARCHAR,
+} from '@duckdb/node-api';
+import type { FieldType } from '../layout';
+
+/** A stored value before conversion to its column's type. */
+export type ColumnValue = string | number | boolean | unknown[];
+
+const JSON_TYPE = DuckDBVarCharType.create('JSON');
+
+export const DUCKDB_VECTOR_TYPE: Record<FieldType, DuckDBType> = {
+  string: VARCHAR,
+  integer: BIGINT,
+  float: DOUBLE,
+  boolean: BOOLEAN,
+  array: JSON_TYPE,
+  datetime: TIMESTAMP_NS,
+};
+
+/** DuckDB's vector size: the most rows one data chunk holds. */
+export const CHUNK_ROWS = 2048;
+
+export interface ChunkColumn {
+  type: FieldType;
+  /**
+   * One value per row (undefined = null), or for system columns a generator of the row's
+   * value. Absent: the column is null in every row.
+   */
+  values?: (ColumnValue | undefined)[];
+  valueAt?: (row: number) => unknown;
+}
+
+function asText(value: ColumnValue): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return JSON.stringify(value);
+  return String(value);
+}
+
+/** Converts a stored value to what the vector of a column of `type` takes. */
+function converterFor(type: FieldType): (value: ColumnValue) => unknown {
+  switch (type) {
+    case 'string':
+      return asText;
+    case 'array':
+      return (value) => (Array.isArray(value) ? JSON.stringify(value) : asText(value));
+    case 'integer':
+      return (value) => BigInt(value as number);
+    case 'float':
+      return (value) => value as number;
+    case 'boolean':
+      return (value) => value as boolean;
+    case 'datetime':
+      return (value) => new DuckDBTimestampNanosecondsValue(value as unknown as bigint);
+  }
+}
+
+function fillVector(vector: DuckDBVector, column: ChunkColumn, offset: number, rows: number) {
+  if (column.valueAt) {
+    for (let row = 0; row < rows; row++) vector.setItem(row, column.valueAt(offset + row) as never);
+  } else if (column.values) {
+    const convert = converterFor(column.type);
+    const values = column.values;
+    for (let row = 0; row < rows; row++) {
+      const value = values[offset + row];
+      vector.setItem(row, (value === undefined ? null : convert(value)) as never);
+    }
+  } else {
+    for (let row = 0; row < rows; row++) vector.setItem(row, null);
+  }
+  vector.flush();
+}
+
+/** Appends `rowCount` rows; returns the number of data chunks written. */
+export function appendColumns(appender: DuckDBAppender, columns: ChunkColumn[], rowCount: number): number {
+  const types = columns.map((column) => DUCKDB_VECTOR_TYPE[column.type]);
+  let chunks = 0;
+  for (let offset = 0; offset < rowCount; offset += CHUNK_ROWS) {
+    const rows = Math.min(CHUNK_ROWS, rowCount - offset);
+    const chunk = DuckDBDataChunk.create(types, rows);
+    for (let index = 0; index < columns.length; index++) {
+      fillVector(chunk.getColumnVector(index), columns[index]!, offset, rows);
+    }
+    appender.appendDataChunk(chunk);
+    chunks++;
+  }
+  return chunks;
+}

@@ -1,0 +1,273 @@
+// The embedded DuckDB event store: one table per dataset in the layout of `../layout.ts`.
+// Writes go through a small pool of write connections, one transaction per batch (schema
+// changes and rows commit together, into DuckDB's write-ahead log); queries run on their own
+// read connections, so a slow query never holds up ingest. Callers serialize writes to one
+// table (see DatasetEvents); different tables are written side by side.
+import { mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
+import {
+  DUCKDB_TYPE_OF,
+  type FieldType,
+  fieldTypeOfDuckDBType,
+  quoteIdentifier,
+  quoteLiteral,
+  ROW_ID_FIELD,
+  SYS_TIME_FIELD,
+  SYSTEM_STORED_FIELDS,
+  TIME_FIELD,
+} from '../layout';
+import { appendColumns, type ChunkColumn, type ColumnValue } from './chunk-writer';
+import { ConnectionPool } from './connection-pool';
+import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from './query-runner';
+
+/** A column of a dataset table and the field it holds. */
+export interface StoredColumn {
+  column: string;
+  /** The field name users see: the column's comment when it differs from the column name. */
+  field: string;
+  type: FieldType;
+}
+
+export interface NewColumn {
+  column: string;
+  field: string;
+  type: FieldType;
+}
+
+export interface AppendBatch {
+  table: string;
+  /** Columns to add before the rows, in this order. */
+  addColumns: NewColumn[];
+  /** Existing columns whose type widens before the rows (see `widenFieldType`). */
+  widenColumns: { column: string; type: FieldType }[];
+  rowCount: number;
+  /** `_time` of each row, nanoseconds since the epoch. */
+  times: bigint[];
+  /** `_sysTime` of every row: when the request was received. */
+  sysTime: bigint;
+  /** Values by column name, one per row (undefined = null); columns not named are null. */
+  values: Map<string, (ColumnValue | undefined)[]>;
+}
+
+export interface AppendResult {
+  /** `_rowId` of the first row; the others follow without gaps. */
+  firstRowId: bigint;
+  /** Data chunks (vectors of up to 2048 rows) written. */
+  chunks: number;
+}
+
+export interface EventStoreOptions {
+  /** DuckDB's buffer memory limit (default 256MB; beyond it DuckDB spills to disk). */
+  memoryLimit?: string;
+  /** DuckDB worker threads (default: one per core). */
+  threads?: number;
+  writeConnections?: number;
+  readConnections?: number;
+}
+
+const SYSTEM_COLUMNS_SQL = `${quoteIdentifier(TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(SYS_TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(ROW_ID_FIELD)} BIGINT NOT NULL`;
+
+export class EventStore {
+  private readonly tables = new Map<string, StoredColumn[]>();
+  private nextRowId = 1n;
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    readonly databasePath: string,
+    private readonly writers: ConnectionPool,
+    readonly queries: QueryRunner,
+  ) {}
+
+  static async open(databasePath: string, options: EventStoreOptions = {}): Promise<EventStore> {
+    if (databasePath !== ':memory:') mkdirSync(path.dirname(databasePath), { recursive: true });
+    const config: Record<string, string> = { memory_limit: options.memoryLimit ?? '256MB' };
+    if (options.threads) config.threads = String(options.threads);
+    const instance = await DuckDBInstance.create(databasePath, config);
+    const writers = new ConnectionPool(instance, options.writeConnections ?? 4);
+    const readers = new ConnectionPool(instance, options.readConnections ?? 4);
+    const store = new EventStore(instance, databasePath, writers, new QueryRunner(readers));
+    await store.loadTables();
+    return store;
+  }
+
+  /** Reads every table's columns and the highest `_rowId`, so a restart continues where it was. */
+  private async loadTables(): Promise<void> {
+    await this.writers.use(async (connection) => {
+      const reader = await connection.runAndReadAll(
+        `SELECT table_name, column_name, data_type, comment FROM duckdb_columns()
+         WHERE database_name = current_database() AND schema_name = 'main' ORDER BY table_name, column_index`,
+      );
+      for (const [table, column, dataType, comment] of reader.getRows() as [string, string, string, string | null][]) {
+        let columns = this.tables.get(table);
+        if (!columns) this.tables.set(table, (columns = []));
+        columns.push({ column, field: comment || column, type: fieldTypeOfDuckDBType(dataType) ?? 'string' });
+      }
+      const tables = [...this.tables.keys()].filter((table) => this.tables.get(table)!.some((c) => c.column === ROW_ID_FIELD));
+      if (tables.length === 0) return;
+      const maxima = tables.map((table) => `SELECT max(${quoteIdentifier(ROW_ID_FIELD)}) AS m FROM ${quoteIdentifier(table)}`);
+      const result = await connection.runAndReadAll(`SELECT max(m) FROM (${maxima.join(' UNION ALL ')})`);
+      const highest = result.getRows()[0]?.[0] as bigint | null;
+      if (highest !== null && highest !== undefined) this.nextRowId = highest + 1n;
+    });
+  }
+
+  hasTable(table: string): boolean {
+    return this.tables.has(table);
+  }
+
+  tableNames(): string[] {
+    return [...this.tables.keys()];
+  }
+
+  /** The table's columns in table order (system columns first), or undefined. */
+  columnsOf(table: string): readonly StoredColumn[] | undefined {
+    return this.tables.get(table);
+  }
+
+  async createTable(table: string): Promise<void> {
+    if (this.tables.has(table)) return;
+    await this.writers.use((connection) => connection.run(`CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table)} (${SYSTEM_COLUMNS_SQL})`));
+    this.tables.set(table, SYSTEM_STORED_FIELDS.map((field) => ({ column: field.column, field: field.name, type: field.type })));
+  }
+
+  async dropTable(table: string): Promise<void> {
+    await this.writers.use((connection) => connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(table)}`));
+    this.tables.delete(table);
+  }
+
+  /** Adds columns, widens columns and appends the rows in one transaction. */
+  async append(batch: AppendBatch): Promise<AppendResult> {
+    const current = this.tables.get(batch.table);
+    if (!current) throw new Error(`no table ${batch.table} in the event store`);
+    const firstRowId = this.nextRowId;
+    this.nextRowId += BigInt(batch.rowCount);
+    const table = quoteIdentifier(batch.table);
+    return this.writers.use(async (connection) => {
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        const columns = current.map((column) => ({ ...column }));
+        for (const added of batch.addColumns) {
+          await connection.run(`ALTER TABLE ${table} ADD COLUMN ${quoteIdentifier(added.column)} ${DUCKDB_TYPE_OF[added.type]}`);
+          // The comment keeps a field name that is not its column name (e.g. `Status` beside
+          // `status`), so the schema can always be read back from DuckDB alone.
+          if (added.field !== added.column) {
+            await connection.run(`COMMENT ON COLUMN ${table}.${quoteIdentifier(added.column)} IS ${quoteLiteral(added.field)}`);
+          }
+          columns.push({ ...added });
+        }
+        for (const widened of batch.widenColumns) {
+          await connection.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(widened.column)} TYPE ${DUCKDB_TYPE_OF[widened.type]}`);
+          const column = columns.find((c) => c.column === widened.column);
+          if (column) column.type = widened.type;
+        }
+        let chunks = 0;
+        if (batch.rowCount > 0) {
+          const sysTime = new DuckDBTimestampNanosecondsValue(batch.sysTime);
+          const chunkColumns: ChunkColumn[] = columns.map((column) => {
+            if (column.column === TIME_FIELD) return { type: 'datetime', valueAt: (row) => new DuckDBTimestampNanosecondsValue(batch.times[row]!) };
+            if (column.column === SYS_TIME_FIELD) return { type: 'datetime', valueAt: () => sysTime };
+            if (column.column === ROW_ID_FIELD) return { type: 'integer', valueAt: (row) => firstRowId + BigInt(row) };
+            return { type: column.type, values: batch.values.get(column.column) };
+          });
+          const appender = await connection.createAppender(batch.table);
+          try {
+            chunks = appendColumns(appender, chunkColumns, batch.rowCount);
+          } finally {
+            appender.closeSync();
+          }
+        }
+        await connection.run('COMMIT');
+        // A new array only when the layout changed: readers cache by its identity.
+        if (batch.addColumns.length > 0 || batch.widenColumns.length > 0) this.tables.set(batch.table, columns);
+        return { firstRowId, chunks };
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  /** Deletes the events whose `_time` is before `olderThan` (ns); returns how many. */
+  async deleteOlderThan(table: string, olderThanNs: bigint): Promise<number> {
+    if (!this.tables.has(table)) return 0;
+    return this.writers.use(async (connection) => {
+      const result = await connection.run(`DELETE FROM ${quoteIdentifier(table)} WHERE ${quoteIdentifier(TIME_FIELD)} < $1`, [
+        new DuckDBTimestampNanosecondsValue(olderThanNs),
+      ]);
+      return result.rowsChanged;
+    });
+  }
+
+  /** User columns in which no event holds a value. */
+  async emptyColumns(table: string): Promise<StoredColumn[]> {
+    const userColumns = (this.tables.get(table) ?? []).slice(SYSTEM_STORED_FIELDS.length);
+    if (userColumns.length === 0) return [];
+    const counts = userColumns.map((column, index) => `count(${quoteIdentifier(column.column)}) AS c${index}`);
+    const row = await this.writers.use(async (connection) => {
+      const reader = await connection.runAndReadAll(`SELECT ${counts.join(', ')} FROM ${quoteIdentifier(table)}`);
+      return reader.getRows()[0] as bigint[];
+    });
+    return userColumns.filter((_, index) => row[index] === 0n);
+  }
+
+  async dropColumns(table: string, columns: string[]): Promise<void> {
+    if (columns.length === 0) return;
+    await this.writers.use(async (connection) => {
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        for (const column of columns) {
+          await connection.run(`ALTER TABLE ${quoteIdentifier(table)} DROP COLUMN ${quoteIdentifier(column)}`);
+        }
+        await connection.run('COMMIT');
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+    const dropped = new Set(columns);
+    this.tables.set(table, (this.tables.get(table) ?? []).filter((column) => !dropped.has(column.column)));
+  }
+
+  /** Runs read-only SQL for the query engine; see QueryRunner. */
+  query(sql: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult> {
+    return this.queries.run(sql, params, options);
+  }
+
+  /** Size of DuckDB's write-ahead log in bytes (0 right after a checkpoint). */
+  walBytes(): number {
+    try {
+      return statSync(`${this.databasePath}.wal`).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Size of the database file and its log, in bytes. */
+  diskBytes(): number {
+    try {
+      return statSync(this.databasePath).size + this.walBytes();
+    } catch {
+      return 0;
+    }
+  }
+
+  async checkpoint(): Promise<void> {
+    await this.writers.use((connection) => connection.run('CHECKPOINT'));
+  }
+
+  /** Writes the log into the database file and closes; call after writes and queries stop. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.checkpoint();
+      } finally {
+        this.queries.close();
+        this.writers.close();
+        this.instance.closeSync();
+      }
+    })();
+    return this.closing;
+  }
+}

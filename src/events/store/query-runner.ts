@@ -1,0 +1,76 @@
+// Runs the query engine's SQL on read connections of their own, with a time budget: when the
+// budget runs out (or the caller aborts) the running statement is interrupted inside DuckDB.
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { timedOut } from '../../errors';
+import type { ConnectionPool } from './connection-pool';
+
+export type QueryParams = DuckDBValue[] | Record<string, DuckDBValue>;
+
+export interface QueryOptions {
+  /** Interrupts the statement after this many milliseconds (a `timeout` domain error). */
+  timeoutMs?: number;
+  /** Interrupts the statement when aborted (the error is the signal's reason). */
+  signal?: AbortSignal;
+}
+
+export interface QueryColumn {
+  name: string;
+  /** DuckDB's type name, e.g. `VARCHAR`, `BIGINT`, `TIMESTAMP_NS`, `DOUBLE[]`. */
+  type: string;
+}
+
+export interface QueryResult {
+  columns: QueryColumn[];
+  /**
+   * Rows as DuckDB's JS conversion gives them: BIGINT as bigint, DOUBLE as number, VARCHAR and
+   * JSON as string, timestamps as Date, lists as arrays, structs as objects. Columns that need
+   * full precision (`_time` keeps nanoseconds) can be selected as `epoch_ns(...)`.
+   */
+  rows: unknown[][];
+}
+
+export class QueryRunner {
+  constructor(private readonly readers: ConnectionPool) {}
+
+  async run(sql: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
+    options.signal?.throwIfAborted();
+    const connection = await this.readers.acquire();
+    try {
+      return await this.runOn(connection, sql, params, options);
+    } finally {
+      this.readers.release(connection);
+    }
+  }
+
+  private async runOn(connection: DuckDBConnection, sql: string, params: QueryParams | undefined, options: QueryOptions) {
+    let stoppedBy: 'timeout' | 'abort' | undefined;
+    const timer =
+      options.timeoutMs !== undefined
+        ? setTimeout(() => {
+            stoppedBy = 'timeout';
+            connection.interrupt();
+          }, options.timeoutMs)
+        : undefined;
+    const onAbort = () => {
+      stoppedBy ??= 'abort';
+      connection.interrupt();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const reader = await connection.runAndReadAll(sql, params);
+      const columns = reader.columnNames().map((name, index) => ({ name, type: reader.columnType(index).toString() }));
+      return { columns, rows: reader.getRowsJS() as unknown[][] };
+    } catch (error) {
+      if (stoppedBy === 'timeout') throw timedOut(`query ran longer than its time budget of ${options.timeoutMs} ms`);
+      if (stoppedBy === 'abort') throw options.signal?.reason ?? error;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  close(): void {
+    this.readers.close();
+  }
+}
