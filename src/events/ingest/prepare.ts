@@ -79,6 +79,8 @@ export function flattenInto(object: RawEvent, prefix: string, out: PreparedEvent
     }
     const name = prefix === '' ? key : `${prefix}.${key}`;
     checkName(name);
+    // DuckDB identifiers cannot hold NUL, and no tool shows such a name sensibly.
+    if (key.includes('\u0000')) throw new EventRejected(`field name "${abbreviate(name.replaceAll('\u0000', '\\0'))}" contains a NUL character`);
     if (typeof value === 'object' && !Array.isArray(value)) {
       flattenInto(value as RawEvent, name, out, false);
       continue;

@@ -68,6 +68,18 @@ export interface EventStoreOptions {
 
 const SYSTEM_COLUMNS_SQL = `${quoteIdentifier(TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(SYS_TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(ROW_ID_FIELD)} BIGINT NOT NULL`;
 
+/**
+ * The new type of a widened column, and how old values convert. Doubles that hold whole numbers
+ * become text as JavaScript writes them ("2", not DuckDB's "2.0"), so old and new rows agree.
+ */
+function widenedTypeSql(column: StoredColumn, type: FieldType): string {
+  const name = quoteIdentifier(column.column);
+  if (column.type === 'float' && type === 'string') {
+    return `TYPE VARCHAR USING CASE WHEN ${name} = trunc(${name}) AND abs(${name}) < 1e21 THEN CAST(CAST(${name} AS HUGEINT) AS VARCHAR) ELSE CAST(${name} AS VARCHAR) END`;
+  }
+  return `TYPE ${DUCKDB_TYPE_OF[type]}`;
+}
+
 export class EventStore {
   private readonly tables = new Map<string, StoredColumn[]>();
   private nextRowId = 1n;
@@ -158,9 +170,10 @@ export class EventStore {
           columns.push({ ...added });
         }
         for (const widened of batch.widenColumns) {
-          await connection.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(widened.column)} TYPE ${DUCKDB_TYPE_OF[widened.type]}`);
           const column = columns.find((c) => c.column === widened.column);
-          if (column) column.type = widened.type;
+          if (!column) throw new Error(`no column ${widened.column} in ${batch.table}`);
+          await connection.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(widened.column)} ${widenedTypeSql(column, widened.type)}`);
+          column.type = widened.type;
         }
         let chunks = 0;
         if (batch.rowCount > 0) {

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { compileGoLayout } from '../../src/events/ingest/go-time-layout';
+import { MAX_EVENT_BYTES } from '../../src/events/ingest/limits';
+import { fieldTypeOf, measureEventSizes, type PrepareOptions, prepareEvents, valueAtPath } from '../../src/events/ingest/prepare';
+
+const receivedAt = new Date('2025-06-15T12:00:00Z');
+const receivedNs = BigInt(receivedAt.getTime()) * 1_000_000n;
+const options: PrepareOptions = { receivedAt, receivedNs };
+const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
+
+function fieldsOf(event: Record<string, unknown>, extra: Partial<PrepareOptions> = {}) {
+  const batch = prepareEvents([event], { ...options, ...extra });
+  expect(batch.failures).toEqual([]);
+  const prepared = batch.events[0]!;
+  return {
+    time: prepared.time,
+    fields: Object.fromEntries(prepared.names.map((name, i) => [name, { value: prepared.values[i], type: prepared.types[i] }])),
+  };
+}
+
+describe('flattening and typing', () => {
+  it('flattens nested objects to dot-separated names and types every value', () => {
+    const { fields } = fieldsOf({
+      message: 'hi',
+      status: 200,
+      duration: 1.25,
+      ok: false,
+      tags: ['a', 1],
+      req: { method: 'GET', headers: { host: 'x' } },
+      'already.dotted': 1,
+    });
+    expect(fields).toEqual({
+      message: { value: 'hi', type: 'string' },
+      status: { value: 200, type: 'integer' },
+      duration: { value: 1.25, type: 'float' },
+      ok: { value: false, type: 'boolean' },
+      tags: { value: ['a', 1], type: 'array' },
+      'req.method': { value: 'GET', type: 'string' },
+      'req.headers.host': { value: 'x', type: 'string' },
+      'already.dotted': { value: 1, type: 'integer' },
+    });
+  });
+
+  it('keeps arrays of objects whole instead of flattening into them', () => {
+    expect(fieldsOf({ spans: [{ id: 1 }, { id: 2 }] }).fields).toEqual({ spans: { value: [{ id: 1 }, { id: 2 }], type: 'array' } });
+  });
+
+  it('skips nulls and empty objects, which hold no value', () => {
+    expect(fieldsOf({ a: null, b: {}, c: { d: null }, e: 1 }).fields).toEqual({ e: { value: 1, type: 'integer' } });
+  });
+
+  it('types whole numbers beyond int64 as floats', () => {
+    expect(fieldTypeOf(9_223_372_036_854_775_807)).toBe('float'); // rounds to 2^63, outside int64
+    expect(fieldTypeOf(-9_223_372_036_854_775_808)).toBe('integer');
+    expect(fieldTypeOf(1e300)).toBe('float');
+  });
+
+  it('takes _time out of the fields and drops the server-assigned _sysTime and _rowId', () => {
+    const { time, fields } = fieldsOf({ _time: '2024-01-02T03:04:05Z', _sysTime: 'x', _rowId: 7, nested: { _time: 'kept' } });
+    expect(time).toBe(ns('2024-01-02T03:04:05Z'));
+    expect(fields).toEqual({ 'nested._time': { value: 'kept', type: 'string' } });
+  });
+});
+
+describe('event time', () => {
+  it('uses the receive time when _time is absent or null', () => {
+    expect(fieldsOf({ a: 1 }).time).toBe(receivedNs);
+    expect(fieldsOf({ _time: null }).time).toBe(receivedNs);
+  });
+
+  it('reads another field with timestamp-field, nested or flat, and keeps that field', () => {
+    const { time, fields } = fieldsOf({ ts: 1_704_164_645 }, { timestampField: 'ts' });
+    expect(time).toBe(ns('2024-01-02T03:04:05Z'));
+    expect(fields.ts).toEqual({ value: 1_704_164_645, type: 'integer' });
+    expect(fieldsOf({ req: { at: '2024-01-02T03:04:05Z' } }, { timestampField: 'req.at' }).time).toBe(ns('2024-01-02T03:04:05Z'));
+    expect(fieldsOf({ 'req.at': '2024-01-02' }, { timestampField: 'req.at' }).time).toBe(ns('2024-01-02T00:00:00Z'));
+  });
+
+  it('falls back to _time, then the receive time, when the timestamp-field is missing', () => {
+    expect(fieldsOf({ _time: '2024-01-02T00:00:00Z' }, { timestampField: 'ts' }).time).toBe(ns('2024-01-02T00:00:00Z'));
+    expect(fieldsOf({ other: 1 }, { timestampField: 'ts' }).time).toBe(receivedNs);
+  });
+
+  it('reads textual times with timestamp-format, numbers still as epochs', () => {
+    const parseTimeText = compileGoLayout('02/01/2006 15:04');
+    expect(fieldsOf({ _time: '24/12/2023 18:30' }, { parseTimeText }).time).toBe(ns('2023-12-24T18:30:00Z'));
+    expect(fieldsOf({ _time: 1_704_164_645_000 }, { parseTimeText }).time).toBe(ns('2024-01-02T03:04:05Z'));
+  });
+
+  it('finds values at dotted paths through nested and flat keys', () => {
+    expect(valueAtPath({ a: { b: { c: 1 } } }, 'a.b.c')).toBe(1);
+    expect(valueAtPath({ 'a.b': { c: 2 } }, 'a.b.c')).toBe(2);
+    expect(valueAtPath({ a: { 'b.c': 3 } }, 'a.b.c')).toBe(3);
+    expect(valueAtPath({ a: 1 }, 'a.b')).toBeUndefined();
+  });
+});
+
+describe('events that fail alone', () => {
+  it('reports a bad _time with the receive time and keeps the other events', () => {
+    const batch = prepareEvents([{ a: 1 }, { _time: 'soon' }, { a: 2 }], options);
+    expect(batch.events).toHaveLength(2);
+    expect(batch.positions).toEqual([0, 2]);
+    expect(batch.failures).toEqual([{ index: 1, time: receivedNs, error: 'invalid _time: "soon" is neither RFC 3339 / ISO 8601 nor an epoch' }]);
+  });
+
+  it('names the timestamp-field in its failures', () => {
+    const batch = prepareEvents([{ ts: true }], { ...options, timestampField: 'ts' });
+    expect(batch.failures[0]!.error).toBe('invalid ts: expected a string or a number, got a boolean');
+  });
+
+  it('refuses field names over 200 bytes of UTF-8, counting multi-byte characters', () => {
+    const ascii200 = 'a'.repeat(200);
+    const accented = 'é'.repeat(101); // 202 bytes, 101 characters
+    const batch = prepareEvents([{ [ascii200]: 1 }, { [`${ascii200}b`]: 1 }, { [accented]: 1 }, { deep: { [ascii200]: 1 } }], options);
+    expect(batch.positions).toEqual([0]);
+    expect(batch.failures.map((failure) => [failure.index, failure.error.replace(/".*"/, '"…"')])).toEqual([
+      [1, 'field name "…" is longer than 200 bytes'],
+      [2, 'field name "…" is longer than 200 bytes'],
+      [3, 'field name "…" is longer than 200 bytes'],
+    ]);
+  });
+
+  it('refuses empty field names and names holding NUL', () => {
+    const batch = prepareEvents([{ '': 1 }, { a: { '': 1 } }, { 'x\u0000y': 1 }], options);
+    expect(batch.failures.map((failure) => failure.error)).toEqual([
+      'an empty field name',
+      'field "a" has a member with an empty name',
+      'field name "x\\0y" contains a NUL character',
+    ]);
+  });
+
+  it('refuses events over 1 MB by their measured size', () => {
+    const big = { blob: 'x'.repeat(MAX_EVENT_BYTES) };
+    const small = { blob: 'x'.repeat(MAX_EVENT_BYTES - 100) };
+    const events = [big, small];
+    const sizes = measureEventSizes(events);
+    expect(sizes[0]).toBeGreaterThan(MAX_EVENT_BYTES);
+    expect(sizes[1]).toBeLessThanOrEqual(MAX_EVENT_BYTES);
+    const batch = prepareEvents(events, options, sizes);
+    expect(batch.positions).toEqual([1]);
+    expect(batch.failures[0]!.error).toBe(`event is ${sizes[0]} bytes, more than the 1048576 bytes an event may take`);
+  });
+});

@@ -1,0 +1,289 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/errors';
+import type { DatasetRef } from '../../src/events/schema/field-registry';
+import { type EventsHarness, openEventsHarness } from './harness';
+
+const harnesses: EventsHarness[] = [];
+async function open(options: Parameters<typeof openEventsHarness>[0] = {}) {
+  const harness = await openEventsHarness(options);
+  harnesses.push(harness);
+  return harness;
+}
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.destroy();
+});
+
+function ndjson(events: object[]) {
+  return { body: Buffer.from(events.map((event) => JSON.stringify(event)).join('\n')), contentType: 'application/x-ndjson' };
+}
+
+function userFields(h: EventsHarness, dataset: DatasetRef) {
+  return h.registry
+    .schemaOf(dataset)
+    .fields.filter((field) => !field.name.startsWith('_'))
+    .map((field) => `${field.name}:${field.type}@${field.column}`);
+}
+
+function registryRows(h: EventsHarness, dataset: DatasetRef) {
+  return (
+    h.relational.sqlite.prepare('SELECT name, type, column_name FROM dataset_fields WHERE dataset_id = ? ORDER BY name').all(dataset.id) as {
+      name: string;
+      type: string;
+      column_name: string;
+    }[]
+  ).map((row) => `${row.name}:${row.type}@${row.column_name}`);
+}
+
+describe('schema evolution', () => {
+  it('adds a column per new field, in the table and in the registry', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('evolve');
+    await h.ingest.ingest(dataset, ndjson([{ a: 1, b: 'x' }]));
+    await h.ingest.ingest(dataset, ndjson([{ a: 2, c: true, d: { e: 1.5 } }]));
+    expect(userFields(h, dataset)).toEqual(['a:integer@a', 'b:string@b', 'c:boolean@c', 'd.e:float@d.e']);
+    expect(registryRows(h, dataset)).toEqual(['a:integer@a', 'b:string@b', 'c:boolean@c', 'd.e:float@d.e']);
+    const columns = await h.rows(`SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = '${dataset.tableName}'`);
+    expect(columns.map((c) => `${c.column_name} ${c.data_type}`)).toEqual([
+      '_time TIMESTAMP_NS',
+      '_sysTime TIMESTAMP_NS',
+      '_rowId BIGINT',
+      'a BIGINT',
+      'b VARCHAR',
+      'c BOOLEAN',
+      'd.e DOUBLE',
+    ]);
+    expect(await h.rows(`SELECT a, b, c, "d.e" FROM ${dataset.tableName} ORDER BY _rowId`)).toEqual([
+      { a: 1n, b: 'x', c: null, 'd.e': null },
+      { a: 2n, b: null, c: true, 'd.e': 1.5 },
+    ]);
+  });
+
+  it('widens integer to float to string without losing a value, across and within batches', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('widen');
+    await h.ingest.ingest(dataset, ndjson([{ n: 1 }, { n: 2 }]));
+    await h.ingest.ingest(dataset, ndjson([{ n: 2.5 }]));
+    expect(userFields(h, dataset)).toEqual(['n:float@n']);
+    expect((await h.rows(`SELECT n FROM ${dataset.tableName} ORDER BY _rowId`)).map((r) => r.n)).toEqual([1, 2, 2.5]);
+    await h.ingest.ingest(dataset, ndjson([{ n: 'many' }, { n: 7 }]));
+    expect(userFields(h, dataset)).toEqual(['n:string@n']);
+    expect(registryRows(h, dataset)).toEqual(['n:string@n']);
+    expect((await h.rows(`SELECT n FROM ${dataset.tableName} ORDER BY _rowId`)).map((r) => r.n)).toEqual(['1', '2', '2.5', 'many', '7']);
+  });
+
+  it('widens booleans and arrays to string when other types arrive', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('mixed');
+    await h.ingest.ingest(dataset, ndjson([{ flag: true, list: [1, 'two'] }]));
+    expect(userFields(h, dataset)).toEqual(['flag:boolean@flag', 'list:array@list']);
+    await h.ingest.ingest(dataset, ndjson([{ flag: 3, list: 'plain' }, { flag: false, list: [3] }]));
+    expect(userFields(h, dataset)).toEqual(['flag:string@flag', 'list:string@list']);
+    expect(await h.rows(`SELECT flag, list FROM ${dataset.tableName} ORDER BY _rowId`)).toEqual([
+      { flag: 'true', list: '[1,"two"]' },
+      { flag: '3', list: 'plain' },
+      { flag: 'false', list: '[3]' },
+    ]);
+  });
+
+  it('keeps fields that differ only in case in separate columns', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('cases');
+    await h.ingest.ingest(dataset, ndjson([{ status: 200, Status: 'OK' }, { STATUS: 'up', status: 404 }]));
+    expect(userFields(h, dataset)).toEqual(['status:integer@status', 'Status:string@Status#2', 'STATUS:string@STATUS#3']);
+    expect(await h.rows(`SELECT "status", "Status#2", "STATUS#3" FROM ${dataset.tableName} ORDER BY _rowId`)).toEqual([
+      { status: 200n, 'Status#2': 'OK', 'STATUS#3': null },
+      { status: 404n, 'Status#2': null, 'STATUS#3': 'up' },
+    ]);
+  });
+
+  it('stores _time with nanoseconds, _sysTime as the receive time and a rising _rowId', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('system');
+    const before = BigInt(Date.now()) * 1_000_000n;
+    await h.ingest.ingest(dataset, ndjson([{ _time: '2024-01-02T03:04:05.123456789Z' }, { _time: 1_704_164_645 }]));
+    const rows = await h.rows(`SELECT epoch_ns(_time) AS t, epoch_ns(_sysTime) AS s, _rowId FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(rows.map((row) => row.t)).toEqual([1_704_164_645_123_456_789n, 1_704_164_645_000_000_000n]);
+    expect(rows[0]!.s).toBe(rows[1]!.s);
+    expect(rows[0]!.s as bigint).toBeGreaterThanOrEqual(before - 1_000_000n);
+    expect(rows[1]!._rowId).toBe((rows[0]!._rowId as bigint) + 1n);
+  });
+});
+
+describe('concurrent ingest into one dataset', () => {
+  it('loses nothing, even while new fields keep appearing', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('busy');
+    const batches = Array.from({ length: 16 }, (_, batch) =>
+      Array.from({ length: 250 }, (_, i) => ({ batch, i, [`field${batch % 5}`]: i, shared: batch % 2 === 0 ? i : `text${i}` })),
+    );
+    const statuses = await Promise.all(batches.map((events) => h.ingest.ingest(dataset, ndjson(events))));
+    expect(statuses.map((status) => status.ingested)).toEqual(batches.map(() => 250));
+    const [summary] = await h.rows(`SELECT count(*) AS n, count(DISTINCT _rowId) AS ids, count(DISTINCT (batch, i)) AS pairs FROM ${dataset.tableName}`);
+    expect(summary).toEqual({ n: 4000n, ids: 4000n, pairs: 4000n });
+    expect(userFields(h, dataset).sort()).toEqual(
+      ['batch:integer@batch', 'i:integer@i', 'shared:string@shared', ...[0, 1, 2, 3, 4].map((n) => `field${n}:integer@field${n}`)].sort(),
+    );
+    expect(registryRows(h, dataset).sort()).toEqual(userFields(h, dataset).sort());
+  });
+
+  it('writes different datasets side by side', async () => {
+    const h = await open();
+    const [one, two] = [await h.createDataset('one'), await h.createDataset('two')];
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => h.ingest.ingest(i % 2 ? one : two, ndjson(Array.from({ length: 100 }, (_, j) => ({ [`f${i}`]: j }))))),
+    );
+    expect(await h.rows(`SELECT (SELECT count(*) FROM ${one.tableName}) AS one, (SELECT count(*) FROM ${two.tableName}) AS two`)).toEqual([
+      { one: 300n, two: 300n },
+    ]);
+  });
+});
+
+describe('field limit', () => {
+  it('fails the events whose new fields would pass the limit and stores the rest', async () => {
+    const h = await open({ maxFields: 3 });
+    const dataset = await h.createDataset('limited');
+    const status = await h.ingest.ingest(
+      dataset,
+      ndjson([{ a: 1, b: 2 }, { c: 3, d: 4 }, { c: 5 }, { a: 6, e: 7 }, { a: 8, b: 9, c: 10 }]),
+    );
+    expect(status.ingested).toBe(3);
+    expect(status.failed).toBe(2);
+    expect(status.failures.map((failure) => failure.error)).toEqual([
+      `adding fields "c", "d" would pass the dataset's limit of 3 fields`,
+      `adding field "e" would pass the dataset's limit of 3 fields`,
+    ]);
+    expect(userFields(h, dataset)).toEqual(['a:integer@a', 'b:integer@b', 'c:integer@c']);
+  });
+});
+
+describe('trim and vacuum', () => {
+  it('deletes events older than the cut, then vacuum drops fields no event holds', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('aging');
+    await h.ingest.ingest(
+      dataset,
+      ndjson([
+        { _time: '2020-01-01T00:00:00Z', old: 'x', kept: 1 },
+        { _time: '2020-01-02T00:00:00Z', old: 'y', kept: 2 },
+        { _time: '2024-01-01T00:00:00Z', kept: 3, Kept: 'case' },
+      ]),
+    );
+    expect(await h.events.trim(dataset.id, dataset.tableName, new Date('2023-01-01T00:00:00Z'))).toBe(2);
+    expect((await h.rows(`SELECT kept FROM ${dataset.tableName}`)).map((row) => row.kept)).toEqual([3n]);
+    expect(await h.events.vacuum(dataset.id, dataset.tableName)).toEqual(['old']);
+    expect(userFields(h, dataset)).toEqual(['kept:integer@kept', 'Kept:string@Kept#2']);
+    expect(registryRows(h, dataset)).toEqual(['Kept:string@Kept#2', 'kept:integer@kept']);
+    expect(await h.events.vacuum(dataset.id, dataset.tableName)).toEqual([]);
+    // A vacuumed field can come back, with a new type.
+    await h.ingest.ingest(dataset, ndjson([{ old: true }]));
+    expect(userFields(h, dataset)).toContain('old:boolean@old');
+  });
+
+  it('drops the table of a deleted dataset', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('gone');
+    await h.ingest.ingest(dataset, ndjson([{ a: 1 }]));
+    await h.events.dropTable(dataset.id, dataset.tableName);
+    expect(h.store.hasTable(dataset.tableName)).toBe(false);
+    expect(await h.rows(`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = '${dataset.tableName}'`)).toEqual([{ n: 0n }]);
+  });
+});
+
+describe('restart', () => {
+  it('rebuilds schemas from the stored state and continues _rowId', async () => {
+    const first = await openEventsHarness();
+    const dataset = await first.createDataset('durable');
+    await first.ingest.ingest(dataset, ndjson([{ status: 1, Status: 'a' }, { nested: { x: [1] } }]));
+    const schemaBefore = first.registry.schemaOf(dataset);
+    const [{ last }] = (await first.rows(`SELECT max(_rowId) AS last FROM ${dataset.tableName}`)) as [{ last: bigint }];
+    await first.close();
+
+    const second = await open({ dir: first.dir });
+    expect(second.registry.schemaOf(dataset)).toEqual(schemaBefore);
+    await second.ingest.ingest(dataset, ndjson([{ status: 2 }]));
+    const rows = await second.rows(`SELECT _rowId, status, "Status#2" FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(rows).toHaveLength(3);
+    expect(rows[2]!._rowId as bigint).toBeGreaterThan(last);
+  });
+
+  it('brings registry rows back in step with the table at start', async () => {
+    const first = await openEventsHarness();
+    const dataset = await first.createDataset('repair');
+    await first.ingest.ingest(dataset, ndjson([{ a: 1, b: 'x' }]));
+    const sqlite = first.relational.sqlite;
+    sqlite.prepare(`UPDATE dataset_fields SET unit = 'ms', description = 'kept' WHERE name = 'a'`).run();
+    // As if the process died between the DuckDB commit and the registry write:
+    sqlite.prepare(`DELETE FROM dataset_fields WHERE name = 'b'`).run();
+    sqlite.prepare(`UPDATE dataset_fields SET type = 'float' WHERE name = 'a'`).run();
+    sqlite
+      .prepare(`INSERT INTO dataset_fields (dataset_id, name, type, column_name, created_at) VALUES (?, 'ghost', 'string', 'ghost', ?)`)
+      .run(dataset.id, new Date().toISOString());
+    await first.close();
+
+    const second = await open({ dir: first.dir });
+    expect(registryRows(second, dataset)).toEqual(['a:integer@a', 'b:string@b']);
+    const a = second.relational.sqlite.prepare(`SELECT unit, description FROM dataset_fields WHERE name = 'a'`).get();
+    expect(a).toEqual({ unit: 'ms', description: 'kept' });
+  });
+
+  it('creates the table of a registered dataset that has none', async () => {
+    const first = await openEventsHarness();
+    const dataset = await first.createDataset('tableless');
+    await first.store.dropTable(dataset.tableName);
+    await first.close();
+    const second = await open({ dir: first.dir });
+    expect(second.store.hasTable(dataset.tableName)).toBe(true);
+  });
+});
+
+describe('queries', () => {
+  it('run with parameters and report column names and types', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('q');
+    await h.ingest.ingest(dataset, ndjson([{ a: 1, b: 'x' }, { a: 2, b: 'y' }]));
+    const result = await h.store.query(`SELECT a, b, _time FROM ${dataset.tableName} WHERE a > $1`, [1]);
+    expect(result.columns).toEqual([
+      { name: 'a', type: 'BIGINT' },
+      { name: 'b', type: 'VARCHAR' },
+      { name: '_time', type: 'TIMESTAMP_NS' },
+    ]);
+    expect(result.rows.map((row) => row.slice(0, 2))).toEqual([[2n, 'y']]);
+  });
+
+  const slowQuery = 'SELECT count(DISTINCT (a.range * 7919 + b.range) % 1000003) FROM range(100000) a, range(100000) b';
+
+  it('interrupt a statement that runs past its time budget', async () => {
+    const h = await open();
+    const started = Date.now();
+    const error = await h.store.query(slowQuery, undefined, { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(5000);
+    // The connection is usable afterwards.
+    expect((await h.store.query('SELECT 42 AS x')).rows).toEqual([[42]]);
+  });
+
+  it('interrupt a statement when the caller aborts', async () => {
+    const h = await open();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('client went away')), 100);
+    await expect(h.store.query(slowQuery, undefined, { signal: controller.signal })).rejects.toThrow('client went away');
+  });
+
+  it('do not hold up ingest', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('parallel');
+    let queryDone = false;
+    const controller = new AbortController();
+    const query = h.store.query(slowQuery, undefined, { timeoutMs: 20_000, signal: controller.signal }).then(
+      () => (queryDone = true),
+      () => (queryDone = true),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const status = await h.ingest.ingest(dataset, ndjson(Array.from({ length: 1000 }, (_, i) => ({ i }))));
+    expect(status.ingested).toBe(1000);
+    expect(queryDone).toBe(false);
+    controller.abort();
+    await query;
+  });
+});
