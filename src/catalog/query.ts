@@ -52,15 +52,25 @@ function capabilityFields(names: readonly string[], snapshot: CatalogSnapshot): 
   });
 }
 
+/** List items are trimmed and empty ones dropped, whichever door the filter came through. */
+function cleanList(items: readonly string[] | undefined): string[] | undefined {
+  const cleaned = items?.map((item) => item.trim()).filter(Boolean);
+  return cleaned?.length ? cleaned : undefined;
+}
+
 export function filterModels(snapshot: CatalogSnapshot, filter: ModelFilter, today: string): ModelRecord[] {
-  const { prefixes, providers, types, deprecated } = filter;
-  const capabilities = filter.capabilities?.length ? capabilityFields(filter.capabilities, snapshot) : [];
-  const providerSet = providers?.length ? new Set(providers) : undefined;
-  const typeSet = types?.length ? new Set(types) : undefined;
+  const { deprecated } = filter;
+  const prefixes = cleanList(filter.prefixes);
+  const providers = cleanList(filter.providers);
+  const types = cleanList(filter.types);
+  const wantedCapabilities = cleanList(filter.capabilities);
+  const capabilities = wantedCapabilities ? capabilityFields(wantedCapabilities, snapshot) : [];
+  const providerSet = providers ? new Set(providers) : undefined;
+  const typeSet = types ? new Set(types) : undefined;
   const source = providerSet?.size === 1 ? (snapshot.provider([...providerSet][0]!)?.models ?? []) : snapshot.models;
   return source.filter(
     (model) =>
-      (!prefixes?.length || prefixes.some((prefix) => model.model_id.startsWith(prefix))) &&
+      (!prefixes || prefixes.some((prefix) => model.model_id.startsWith(prefix))) &&
       (!providerSet || providerSet.has(model.provider_id)) &&
       (!typeSet || typeSet.has(model.model_type)) &&
       capabilities.every((field) => model[field] === true) &&

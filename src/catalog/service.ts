@@ -21,7 +21,7 @@ export interface CatalogServiceOptions {
 export class CatalogService {
   private current: CatalogSnapshot | undefined;
   private poll: NodeJS.Timeout | undefined;
-  private refreshing: Promise<void> | undefined;
+  private refreshing = false;
   private metadataCache: { version: number; today: string; value: CatalogMetadata } | undefined;
   private readonly now: () => Date;
 
@@ -128,21 +128,20 @@ export class CatalogService {
     return true;
   }
 
-  private refreshIfChanged(): Promise<void> {
-    this.refreshing ??= (async () => {
-      try {
-        const latest = latestSyncId(this.store);
-        if (latest !== undefined && latest !== this.current?.version) {
-          await this.reload();
-          this.logger.info({ version: this.current?.version }, 'model catalog reloaded after a sync');
-        }
-      } catch (error) {
-        this.logger.warn({ err: error }, 'could not check the model catalog for a newer sync');
-      } finally {
-        this.refreshing = undefined;
+  private async refreshIfChanged(): Promise<void> {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    try {
+      const latest = latestSyncId(this.store);
+      if (latest !== undefined && latest !== this.current?.version) {
+        await this.reload();
+        this.logger.info({ version: this.current?.version }, 'model catalog reloaded after a sync');
       }
-    })();
-    return this.refreshing;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not check the model catalog for a newer sync');
+    } finally {
+      this.refreshing = false;
+    }
   }
 }
 
