@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { openRelationalStore } from './db/sqlite';
 import { mountGraphQL } from './graphql/yoga';
 import { registerErrorHandling } from './rest/error-handler';
+import { acceptEmptyJsonBodies } from './rest/json-body';
 import { registerRestRoutes } from './rest/routes';
 import { closeServices, createServices, type Services } from './services';
 
@@ -32,6 +33,7 @@ export async function createApp(config: Config, logger: Logger = pino({ level: c
   }) as unknown as FastifyInstance;
 
   registerErrorHandling(server);
+  acceptEmptyJsonBodies(server);
   server.get('/healthz', async () => ({ status: 'ok' }));
   await server.register(registerRestRoutes, { services });
   mountGraphQL(server, services);

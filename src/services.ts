@@ -6,6 +6,7 @@ import { AuthService } from './auth/service';
 import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
 import type { RelationalStore } from './db/sqlite';
+import { DatasetService } from './events/datasets';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 
 export interface Services extends EventServices {
@@ -14,6 +15,7 @@ export interface Services extends EventServices {
   store: RelationalStore;
   auth: AuthService;
   catalog: CatalogService;
+  datasets: DatasetService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -22,7 +24,8 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const auth = new AuthService(store);
   const catalog = await createCatalogService(store, logger, config.catalogSource);
   const events = await openEventServices(config, store, logger);
-  return { config, logger, store, auth, catalog, ...events };
+  const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents);
+  return { config, logger, store, auth, catalog, ...events, datasets };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

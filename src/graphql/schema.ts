@@ -3,5 +3,6 @@ import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder';
 import './auth';
 import './catalog';
+import './datasets';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

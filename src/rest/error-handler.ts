@@ -21,8 +21,6 @@ function describeFrameworkError(error: FastifyError): { status: number; message:
       return { status: 413, message: 'request body is too large' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 415, message: `unsupported content type` };
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, message: 'request body is empty but the content type is application/json' };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { status: 400, message: `request body is not valid JSON: ${error.message}` };
     case 'FST_ERR_VALIDATION':

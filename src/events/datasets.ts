@@ -1,0 +1,253 @@
+// Dataset management: the registry rows in SQLite (Prisma) and their DuckDB tables, created,
+// described, updated, trimmed, vacuumed and deleted together. `resolve` is on the ingest and
+// query path, so it reads through a prepared statement instead of Prisma.
+import { randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import {
+  datasetsWithCapability,
+  hasDatasetCapability,
+  hasOrgCapability,
+  type Principal,
+  requireDatasetCapability,
+  requireOrgCapability,
+} from '../auth/principal';
+import type { PrismaClient } from '../db/sqlite';
+import { conflict, forbidden, invalidInput, notFound } from '../errors';
+import { parseInput } from '../validation';
+import { parseDuration } from './duration';
+
+export const DATASET_NAME_RULE = 'dataset names are 1 to 128 characters of ASCII letters, digits and "-"';
+const DATASET_NAME = /^[A-Za-z0-9-]{1,128}$/;
+export const DATASET_KINDS = ['axiom:events:v1', 'otel:logs:v1', 'otel:traces:v1', 'otel:metrics:v1'] as const;
+
+/** What the event store must offer dataset management. */
+export interface DatasetStorage {
+  createTable(table: string): Promise<void>;
+  dropTable(datasetId: string, table: string): Promise<void>;
+  /** Deletes events whose `_time` is before `olderThan`; returns how many. */
+  trim(datasetId: string, table: string, olderThan: Date): Promise<number>;
+  /** Forgets fields no event holds any more; returns their names. */
+  vacuum(datasetId: string, table: string): Promise<string[]>;
+}
+
+export interface DatasetRecord {
+  id: string;
+  orgId: string;
+  name: string;
+  description: string;
+  kind: string;
+  retentionDays: number;
+  useRetentionPeriod: boolean;
+  tableName: string;
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface DatasetFieldView {
+  name: string;
+  type: string;
+  unit: string;
+  description: string;
+  hidden: boolean;
+}
+
+const createDatasetSchema = z.object({
+  name: z.string({ error: 'is required' }).regex(DATASET_NAME, DATASET_NAME_RULE),
+  description: z.string().max(1024).default(''),
+  kind: z.enum(DATASET_KINDS).default('axiom:events:v1'),
+  retentionDays: z.number().int().min(0).default(0),
+  useRetentionPeriod: z.boolean().default(false),
+});
+
+const updateDatasetSchema = z.object({
+  description: z.string().max(1024).optional(),
+  retentionDays: z.number().int().min(0).optional(),
+  useRetentionPeriod: z.boolean().optional(),
+});
+
+const trimSchema = z.object({ maxDuration: z.string({ error: 'is required' }) });
+
+const updateFieldSchema = z.object({
+  name: z.string().optional(),
+  type: z.string().optional(),
+  unit: z.string().max(64).optional(),
+  description: z.string().max(1024).optional(),
+  hidden: z.boolean().optional(),
+});
+
+interface DatasetRow {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string;
+  kind: string;
+  retention_days: number;
+  use_retention_period: number;
+  table_name: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+function recordOf(row: DatasetRow): DatasetRecord {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    description: row.description,
+    kind: row.kind,
+    retentionDays: row.retention_days,
+    useRetentionPeriod: row.use_retention_period === 1,
+    tableName: row.table_name,
+    createdBy: row.created_by,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export function validateDatasetName(name: string): void {
+  if (!DATASET_NAME.test(name)) throw invalidInput(`invalid dataset name "${name}": ${DATASET_NAME_RULE}`);
+}
+
+/** True when the principal may see that the dataset exists. */
+function canSee(principal: Principal, name: string): boolean {
+  if (hasOrgCapability(principal, 'datasets', 'read')) return true;
+  const capabilities = principal.datasetCapabilities[name] ?? principal.datasetCapabilities['*'];
+  return Object.values(capabilities ?? {}).some((actions) => actions && actions.length > 0);
+}
+
+export class DatasetService {
+  private readonly byName: Database.Statement<[string, string], DatasetRow>;
+  private readonly ofOrg: Database.Statement<[string], DatasetRow>;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    sqlite: Database.Database,
+    private readonly storage: DatasetStorage,
+  ) {
+    this.byName = sqlite.prepare('SELECT * FROM datasets WHERE org_id = ? AND name = ?');
+    this.ofOrg = sqlite.prepare('SELECT * FROM datasets WHERE org_id = ? ORDER BY name');
+  }
+
+  list(principal: Principal): DatasetRecord[] {
+    return this.ofOrg
+      .all(principal.orgId)
+      .filter((row) => canSee(principal, row.name))
+      .map(recordOf);
+  }
+
+  /** The dataset as the principal may see it, or 404/403. */
+  get(principal: Principal, name: string): DatasetRecord {
+    const row = this.byName.get(principal.orgId, name);
+    if (!row) throw notFound(`dataset "${name}" not found`);
+    if (!canSee(principal, name)) throw forbidden(`token has no access to dataset "${name}"`);
+    return recordOf(row);
+  }
+
+  /** The dataset for an operation that needs a capability on it (ingest, query, trim, ...). */
+  resolveFor(principal: Principal, name: string, capability: Parameters<typeof requireDatasetCapability>[2], action: Parameters<typeof requireDatasetCapability>[3]): DatasetRecord {
+    const row = this.byName.get(principal.orgId, name);
+    if (!row) {
+      if (!DATASET_NAME.test(name)) throw invalidInput(`invalid dataset name "${name}": ${DATASET_NAME_RULE}`);
+      throw notFound(`dataset "${name}" not found`);
+    }
+    requireDatasetCapability(principal, name, capability, action);
+    return recordOf(row);
+  }
+
+  canWrite(principal: Principal, name: string): boolean {
+    return hasDatasetCapability(principal, name, 'ingest', 'create');
+  }
+
+  /** Names of datasets the principal may run an operation on ("*" when all). */
+  reachable(principal: Principal, capability: Parameters<typeof datasetsWithCapability>[1], action: Parameters<typeof datasetsWithCapability>[2]) {
+    return datasetsWithCapability(principal, capability, action);
+  }
+
+  async create(principal: Principal, body: unknown): Promise<DatasetRecord> {
+    requireOrgCapability(principal, 'datasets', 'create');
+    const input = parseInput(createDatasetSchema, body);
+    if (this.byName.get(principal.orgId, input.name)) throw conflict(`dataset "${input.name}" already exists`);
+    const id = randomBytes(8).toString('hex');
+    const tableName = `ds_${id}`;
+    await this.storage.createTable(tableName);
+    try {
+      const created = await this.prisma.dataset.create({
+        data: { id, orgId: principal.orgId, ...input, tableName, createdBy: principal.userId ?? principal.tokenId },
+      });
+      return { ...created };
+    } catch (error) {
+      await this.storage.dropTable(id, tableName);
+      // A concurrent create of the same name loses the unique constraint race.
+      if (this.byName.get(principal.orgId, input.name)) throw conflict(`dataset "${input.name}" already exists`);
+      throw error;
+    }
+  }
+
+  async update(principal: Principal, name: string, body: unknown): Promise<DatasetRecord> {
+    requireOrgCapability(principal, 'datasets', 'update');
+    const dataset = this.get(principal, name);
+    const input = parseInput(updateDatasetSchema, body);
+    const updated = await this.prisma.dataset.update({ where: { id: dataset.id }, data: input });
+    return { ...updated };
+  }
+
+  async delete(principal: Principal, name: string): Promise<void> {
+    requireOrgCapability(principal, 'datasets', 'delete');
+    const dataset = this.get(principal, name);
+    await this.prisma.dataset.delete({ where: { id: dataset.id } });
+    await this.storage.dropTable(dataset.id, dataset.tableName);
+  }
+
+  /** Deletes events older than `maxDuration` before now. */
+  async trim(principal: Principal, name: string, body: unknown, now = Date.now()): Promise<{ numDeleted: number }> {
+    const dataset = this.resolveFor(principal, name, 'trim', 'update');
+    const { maxDuration } = parseInput(trimSchema, body);
+    const olderThan = new Date(now - parseDuration(maxDuration, 'maxDuration'));
+    return { numDeleted: await this.storage.trim(dataset.id, dataset.tableName, olderThan) };
+  }
+
+  async vacuum(principal: Principal, name: string): Promise<{ fieldsRemoved: string[] }> {
+    const dataset = this.resolveFor(principal, name, 'vacuum', 'update');
+    return { fieldsRemoved: await this.storage.vacuum(dataset.id, dataset.tableName) };
+  }
+
+  async fields(principal: Principal, name: string): Promise<DatasetFieldView[]> {
+    const dataset = this.get(principal, name);
+    const fields = await this.prisma.datasetField.findMany({ where: { datasetId: dataset.id }, orderBy: { name: 'asc' } });
+    return fields.map(fieldView);
+  }
+
+  async field(principal: Principal, name: string, fieldName: string): Promise<DatasetFieldView> {
+    const dataset = this.get(principal, name);
+    return fieldView(await this.findField(dataset, fieldName));
+  }
+
+  async updateField(principal: Principal, name: string, fieldName: string, body: unknown): Promise<DatasetFieldView> {
+    requireOrgCapability(principal, 'datasets', 'update');
+    const dataset = this.get(principal, name);
+    const field = await this.findField(dataset, fieldName);
+    const input = parseInput(updateFieldSchema, body);
+    if (input.name !== undefined && input.name !== field.name) throw invalidInput('a field cannot be renamed: "name" must match the path');
+    if (input.type !== undefined && input.type !== field.type) {
+      throw invalidInput(`the type of a field follows its data and cannot be set (it is "${field.type}")`);
+    }
+    const updated = await this.prisma.datasetField.update({
+      where: { datasetId_name: { datasetId: dataset.id, name: field.name } },
+      data: { unit: input.unit, description: input.description, hidden: input.hidden },
+    });
+    return fieldView(updated);
+  }
+
+  private async findField(dataset: DatasetRecord, fieldName: string) {
+    const field = await this.prisma.datasetField.findUnique({ where: { datasetId_name: { datasetId: dataset.id, name: fieldName } } });
+    if (!field) throw notFound(`field "${fieldName}" not found in dataset "${dataset.name}"`);
+    return field;
+  }
+}
+
+function fieldView(field: DatasetFieldView): DatasetFieldView {
+  return { name: field.name, type: field.type, unit: field.unit, description: field.description, hidden: field.hidden };
+}
