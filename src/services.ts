@@ -8,6 +8,7 @@ import type { Config } from './config';
 import type { RelationalStore } from './db/sqlite';
 import { DatasetService } from './events/datasets';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
+import { RetentionSweeper } from './events/retention';
 
 export interface Services extends EventServices {
   config: Config;
@@ -16,6 +17,7 @@ export interface Services extends EventServices {
   auth: AuthService;
   catalog: CatalogService;
   datasets: DatasetService;
+  retention: RetentionSweeper;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -25,7 +27,9 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const catalog = await createCatalogService(store, logger, config.catalogSource);
   const events = await openEventServices(config, store, logger);
   const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents);
-  return { config, logger, store, auth, catalog, ...events, datasets };
+  const retention = new RetentionSweeper(store.sqlite, events.datasetEvents, logger);
+  retention.start();
+  return { config, logger, store, auth, catalog, ...events, datasets, retention };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
@@ -39,6 +43,7 @@ function announceAdminToken(token: string, orgId: string) {
 /** Releases what the services hold, in reverse order of creation. */
 export async function closeServices(services: Services): Promise<void> {
   services.catalog.close();
+  await services.retention.stop();
   await closeEventServices(services);
   await services.store.close();
 }
