@@ -3,17 +3,16 @@
 // table. Serializing per dataset keeps schema evolution free of races; different datasets
 // are written side by side, and queries never wait for any of it.
 import type { Logger } from 'pino';
-import type { PreparedEvent } from './ingest/prepare';
+import type { PreparedBatch } from './ingest/prepare';
 import { KeyedLock } from './keyed-lock';
 import type { DatasetRef, FieldRegistry } from './schema/field-registry';
 import { planSchema } from './schema/plan';
-import type { ColumnValue } from './store/chunk-writer';
 import type { EventStore } from './store/event-store';
 
 export interface WriteOutcome {
   /** Events stored. */
   ingested: number;
-  /** Events refused by the field limit, by their index in the batch given. */
+  /** Rows of the batch refused by the field limit, with the reason. */
   rejected: Map<number, string>;
   /** Data chunks written. */
   chunks: number;
@@ -60,40 +59,23 @@ export class DatasetEvents {
     });
   }
 
-  /** Stores prepared events in one transaction; events past the field limit fail alone. */
-  write(dataset: DatasetRef, events: PreparedEvent[], receivedNs: bigint): Promise<WriteOutcome> {
+  /** Stores a prepared batch in one transaction; events past the field limit fail alone. */
+  write(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
     const table = dataset.tableName;
     return this.lock.run(table, async () => {
       if (!this.store.hasTable(table)) await this.store.createTable(table);
       const columns = this.store.columnsOf(table)!;
       const userFieldCount = this.registry.userColumns(table).length;
-      const plan = planSchema(columns, userFieldCount, events, this.maxFieldsPerDataset);
-      const rowCount = events.length - plan.rejected.size;
-      if (rowCount === 0) return { ingested: 0, rejected: plan.rejected, chunks: 0 };
-      const times: bigint[] = new Array(rowCount);
-      const values = new Map<string, (ColumnValue | undefined)[]>();
-      let row = 0;
-      for (let index = 0; index < events.length; index++) {
-        if (plan.rejected.has(index)) continue;
-        const event = events[index]!;
-        times[row] = event.time;
-        const { names, values: eventValues } = event;
-        for (let i = 0; i < names.length; i++) {
-          const column = plan.fields.get(names[i]!)!.column;
-          let columnValues = values.get(column);
-          if (!columnValues) values.set(column, (columnValues = new Array(rowCount)));
-          columnValues[row] = eventValues[i];
-        }
-        row++;
-      }
+      const plan = planSchema(columns, userFieldCount, batch, this.maxFieldsPerDataset);
+      if (plan.rowCount === 0) return { ingested: 0, rejected: plan.rejected, chunks: 0 };
       const result = await this.store.append({
         table,
         addColumns: plan.added,
         widenColumns: plan.widened,
-        rowCount,
-        times,
+        rowCount: plan.rowCount,
+        times: plan.times,
         sysTime: receivedNs,
-        values,
+        values: new Map(plan.columns.map(({ column, field }) => [column, field.values])),
       });
       const changed = [
         ...plan.added,
@@ -105,7 +87,7 @@ export class DatasetEvents {
         // The events are committed; the registry rows catch up at the next start.
         this.logger?.warn({ err: error, dataset: dataset.name }, 'could not record new fields in the registry');
       }
-      return { ingested: rowCount, rejected: plan.rejected, chunks: result.chunks };
+      return { ingested: plan.rowCount, rejected: plan.rejected, chunks: result.chunks };
     });
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileGoLayout } from '../../src/events/ingest/go-time-layout';
 import { MAX_EVENT_BYTES } from '../../src/events/ingest/limits';
-import { fieldTypeOf, measureEventSizes, type PrepareOptions, prepareEvents, valueAtPath } from '../../src/events/ingest/prepare';
+import { fieldTypeOf, measureEventSizes, type PrepareOptions, prepareEvents, rowOf, valueAtPath } from '../../src/events/ingest/prepare';
 
 const receivedAt = new Date('2025-06-15T12:00:00Z');
 const receivedNs = BigInt(receivedAt.getTime()) * 1_000_000n;
@@ -11,10 +11,10 @@ const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
 function fieldsOf(event: Record<string, unknown>, extra: Partial<PrepareOptions> = {}) {
   const batch = prepareEvents([event], { ...options, ...extra });
   expect(batch.failures).toEqual([]);
-  const prepared = batch.events[0]!;
+  expect(batch.rowCount).toBe(1);
   return {
-    time: prepared.time,
-    fields: Object.fromEntries(prepared.names.map((name, i) => [name, { value: prepared.values[i], type: prepared.types[i] }])),
+    time: batch.times[0]!,
+    fields: Object.fromEntries(batch.fields.filter((field) => field.present).map((field) => [field.name, { value: field.values[0], type: field.type }])),
   };
 }
 
@@ -62,6 +62,37 @@ describe('flattening and typing', () => {
   });
 });
 
+describe('the columnar batch', () => {
+  it('puts each field in one column, one slot per stored event', () => {
+    const batch = prepareEvents([{ a: 1, b: 'x' }, { b: 'y', c: true }, { a: 3 }], options);
+    expect(batch.fields.map((field) => [field.name, field.type, field.values])).toEqual([
+      ['a', 'integer', [1, undefined, 3]],
+      ['b', 'string', ['x', 'y']],
+      ['c', 'boolean', [undefined, true]],
+    ]);
+    expect(rowOf(batch, 1)).toEqual({ b: 'y', c: true });
+  });
+
+  it('widens a field over the batch: integer and float meet at float, other mixes at string', () => {
+    const batch = prepareEvents([{ n: 1, m: true, k: [1] }, { n: 2.5, m: 'yes', k: 2 }], options);
+    expect(batch.fields.map((field) => `${field.name}:${field.type}`)).toEqual(['n:float', 'm:string', 'k:string']);
+  });
+
+  it('merges a nested field and a dotted key of the same name, the later one winning', () => {
+    const batch = prepareEvents([{ a: { b: 1 }, 'a.b': 2 }, { 'a.b': 3 }, { a: { b: 4 } }], options);
+    expect(batch.fields.map((field) => [field.name, field.values])).toEqual([['a.b', [2, 3, 4]]]);
+  });
+
+  it('leaves no trace of a failed event in the columns', () => {
+    const batch = prepareEvents([{ a: 1 }, { a: 'half', fresh: 1, [''.padEnd(201, 'z')]: 1 }, { a: 2 }], options);
+    expect(batch.rowCount).toBe(2);
+    const a = batch.fields.find((field) => field.name === 'a')!;
+    expect(a.values).toEqual([1, 2]);
+    expect(a.type).toBe('integer');
+    expect(batch.fields.find((field) => field.name === 'fresh')!.present).toBe(false);
+  });
+});
+
 describe('event time', () => {
   it('uses the receive time when _time is absent or null', () => {
     expect(fieldsOf({ a: 1 }).time).toBe(receivedNs);
@@ -98,7 +129,7 @@ describe('event time', () => {
 describe('events that fail alone', () => {
   it('reports a bad _time with the receive time and keeps the other events', () => {
     const batch = prepareEvents([{ a: 1 }, { _time: 'soon' }, { a: 2 }], options);
-    expect(batch.events).toHaveLength(2);
+    expect(batch.rowCount).toBe(2);
     expect(batch.positions).toEqual([0, 2]);
     expect(batch.failures).toEqual([{ index: 1, time: receivedNs, error: 'invalid _time: "soon" is neither RFC 3339 / ISO 8601 nor an epoch' }]);
   });

@@ -6,6 +6,7 @@ import {
   parseEpochText,
   parseIsoDateTime,
   parseTimeValue,
+  parseUtcDateTimeFast,
 } from '../../src/events/ingest/timestamp';
 
 const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
@@ -57,6 +58,28 @@ describe('RFC 3339 and ISO 8601 times', () => {
   it('returns undefined for text of another shape, so callers can try other forms', () => {
     expect(parseIsoDateTime('yesterday')).toBeUndefined();
     expect(parseIsoDateTime('02/01/2024')).toBeUndefined();
+  });
+});
+
+describe('the fast path for YYYY-MM-DDTHH:MM:SS[.f]Z', () => {
+  it('agrees with the general parser on every fraction length and across dates', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 2000; i++) {
+      const iso = new Date(Date.UTC(1900, 0, 1) + Math.floor(next() * 300 * 365.25 * 86_400_000)).toISOString().slice(0, 19);
+      const digits = Math.floor(next() * 10);
+      const fraction = digits === 0 ? '' : `.${String(Math.floor(next() * 10 ** digits)).padStart(digits, '0')}`;
+      const text = `${iso}${fraction}Z`;
+      expect(parseUtcDateTimeFast(text), text).toBe(parseIsoDateTime(text));
+    }
+  });
+
+  it('leaves other shapes and impossible dates to the general parser', () => {
+    expect(parseUtcDateTimeFast('2024-01-02T03:04:05+01:00')).toBeUndefined();
+    expect(parseUtcDateTimeFast('2024-01-02 03:04:05Z')).toBeUndefined();
+    expect(parseUtcDateTimeFast('2024-01-02T03:04:05.Z')).toBeUndefined();
+    expect(parseUtcDateTimeFast('2023-02-29T00:00:00Z')).toBeUndefined();
+    expect(() => parseTimeValue('2023-02-29T00:00:00Z')).toThrow(/day 29 is out of range/);
   });
 });
 

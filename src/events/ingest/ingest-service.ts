@@ -126,12 +126,12 @@ export class IngestService {
     const failures: EventFailure[] = batch.failures;
     let ingested = 0;
     let blocksCreated = 0;
-    if (batch.events.length > 0) {
-      const outcome = await this.events.write(dataset, batch.events, receivedNs);
+    if (batch.rowCount > 0) {
+      const outcome = await this.events.write(dataset, batch, receivedNs);
       ingested = outcome.ingested;
       blocksCreated = outcome.chunks;
-      for (const [index, error] of outcome.rejected) {
-        failures.push({ index: batch.positions[index]!, time: batch.events[index]!.time, error });
+      for (const [row, error] of outcome.rejected) {
+        failures.push({ index: batch.positions[row]!, time: batch.times[row]!, error });
       }
       if (outcome.rejected.size > 0) failures.sort((a, b) => a.index - b.index);
     }

@@ -1,7 +1,12 @@
-// Turns event objects into flat, typed events ready for storage: nested objects become
-// dot-separated field names, each value gets its field type, `_time` is read (or set to the
-// receive time). An event that cannot be stored as sent fails alone, with a reason.
-import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../layout';
+// Turns event objects into a columnar batch ready for storage: nested objects become
+// dot-separated field names, every value lands in its field's column with the field's type
+// widened to hold it, `_time` is read (or set to the receive time). An event that cannot be
+// stored as sent fails alone, with a reason.
+//
+// The batch is built column by column as events are read, because that is what the store
+// writes: the per-event work is a lookup of each key in a cache of known names, not the
+// building of per-event objects.
+import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD, widenFieldType } from '../layout';
 import type { TimeLayoutParser } from './go-time-layout';
 import { MAX_EVENT_BYTES, MAX_FIELD_NAME_BYTES } from './limits';
 import type { RawEvent } from './parse-body';
@@ -10,13 +15,15 @@ import { abbreviate, InvalidTimeError, parseTimeValue } from './timestamp';
 /** A stored value: text, number, boolean, or an array (kept whole, stored as JSON). */
 export type FieldValue = string | number | boolean | unknown[];
 
-export interface PreparedEvent {
-  /** `_time` in nanoseconds since the epoch. */
-  time: bigint;
-  /** Flattened field names, their values and types, in the order met (later duplicates win). */
-  names: string[];
-  values: FieldValue[];
-  types: FieldType[];
+export interface BatchField {
+  /** The flattened name (`req.method`). */
+  name: string;
+  /** The narrowest type that holds every value of the field in the batch. */
+  type: FieldType;
+  /** One slot per row of the batch; undefined where the event has no value. */
+  values: (FieldValue | undefined)[];
+  /** False when no stored event holds a value (the field came only from failed events). */
+  present: boolean;
 }
 
 export interface EventFailure {
@@ -25,6 +32,17 @@ export interface EventFailure {
   /** The event's time when it could be read, else the receive time. */
   time: bigint;
   error: string;
+}
+
+export interface PreparedBatch {
+  /** Events that passed; each is one row of every field's `values`. */
+  rowCount: number;
+  /** `_time` of each row, in nanoseconds since the epoch. */
+  times: bigint[];
+  /** Position in the request of each row, to report later failures in request order. */
+  positions: number[];
+  fields: BatchField[];
+  failures: EventFailure[];
 }
 
 export interface PrepareOptions {
@@ -37,16 +55,9 @@ export interface PrepareOptions {
   receivedNs: bigint;
 }
 
-export interface PreparedBatch {
-  events: PreparedEvent[];
-  /** Request positions of `events`, to report later failures in request order. */
-  positions: number[];
-  failures: EventFailure[];
-}
-
 const INT64_LIMIT = 9_223_372_036_854_775_808; // 2^63, exactly representable
 
-export function fieldTypeOf(value: number | string | boolean | unknown[]): FieldType {
+export function fieldTypeOf(value: FieldValue): FieldType {
   switch (typeof value) {
     case 'string':
       return 'string';
@@ -61,39 +72,103 @@ export function fieldTypeOf(value: number | string | boolean | unknown[]): Field
 
 class EventRejected extends Error {}
 
-function checkName(name: string): void {
+function checkName(name: string, key: string): void {
   // Three UTF-8 bytes per UTF-16 unit at most, so short names need no counting.
   if (name.length * 3 > MAX_FIELD_NAME_BYTES && Buffer.byteLength(name) > MAX_FIELD_NAME_BYTES) {
     throw new EventRejected(`field name "${abbreviate(name)}" is longer than ${MAX_FIELD_NAME_BYTES} bytes`);
   }
+  // DuckDB identifiers cannot hold NUL, and no tool shows such a name sensibly.
+  if (key.includes('\u0000')) throw new EventRejected(`field name "${abbreviate(name.replaceAll('\u0000', '\\0'))}" contains a NUL character`);
 }
 
-/** Appends the flattened fields of `object` (under `prefix`) to `out`. */
-export function flattenInto(object: RawEvent, prefix: string, out: PreparedEvent, skipTopLevel: boolean): void {
-  for (const key in object) {
-    const value = object[key];
-    if (value === null || value === undefined) continue;
-    if (key === '') throw new EventRejected(prefix ? `field "${abbreviate(prefix)}" has a member with an empty name` : 'an empty field name');
-    if (prefix === '') {
-      if (skipTopLevel && (key === TIME_FIELD || key === SYS_TIME_FIELD || key === ROW_ID_FIELD)) continue;
+/** The names met under one object path, so each event's keys resolve without building strings. */
+interface Scope {
+  prefix: string;
+  leaves: Map<string, number>;
+  children: Map<string, Scope>;
+}
+
+const newScope = (prefix: string): Scope => ({ prefix, leaves: new Map(), children: new Map() });
+
+/** Builds the columns of a batch one event at a time. */
+export class BatchBuilder {
+  readonly fields: BatchField[] = [];
+  private readonly byName = new Map<string, number>();
+  private readonly root = newScope('');
+  private row = 0;
+  // Fields written by the event being added, to commit or undo it as a whole.
+  private readonly touched: number[] = [];
+  private readonly touchedTypes: FieldType[] = [];
+
+  get rowCount(): number {
+    return this.row;
+  }
+
+  /** Adds the event as the next row, or throws EventRejected and leaves no trace of it. */
+  add(event: RawEvent): void {
+    this.touched.length = 0;
+    this.touchedTypes.length = 0;
+    try {
+      this.flatten(event, this.root);
+    } catch (error) {
+      for (const index of this.touched) this.fields[index]!.values[this.row] = undefined;
+      throw error;
     }
-    const name = prefix === '' ? key : `${prefix}.${key}`;
-    checkName(name);
-    // DuckDB identifiers cannot hold NUL, and no tool shows such a name sensibly.
-    if (key.includes('\u0000')) throw new EventRejected(`field name "${abbreviate(name.replaceAll('\u0000', '\\0'))}" contains a NUL character`);
-    if (typeof value === 'object' && !Array.isArray(value)) {
-      flattenInto(value as RawEvent, name, out, false);
-      continue;
+    for (let i = 0; i < this.touched.length; i++) {
+      const field = this.fields[this.touched[i]!]!;
+      const type = this.touchedTypes[i]!;
+      if (!field.present) {
+        field.present = true;
+        field.type = type;
+      } else if (field.type !== type) {
+        field.type = widenFieldType(field.type, type);
+      }
     }
-    let stored: FieldValue;
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value)) {
-      stored = value;
-    } else {
-      stored = String(value);
+    this.row++;
+  }
+
+  private flatten(object: RawEvent, scope: Scope): void {
+    for (const key in object) {
+      const value = object[key];
+      if (value === null || value === undefined) continue;
+      if (scope === this.root && (key === TIME_FIELD || key === SYS_TIME_FIELD || key === ROW_ID_FIELD)) continue;
+      if (typeof value === 'object' && !Array.isArray(value)) {
+        this.flatten(value as RawEvent, scope.children.get(key) ?? this.childScope(scope, key));
+        continue;
+      }
+      const index = scope.leaves.get(key) ?? this.leaf(scope, key);
+      const stored: FieldValue =
+        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) ? value : String(value);
+      this.fields[index]!.values[this.row] = stored;
+      this.touched.push(index);
+      this.touchedTypes.push(fieldTypeOf(stored));
     }
-    out.names.push(name);
-    out.values.push(stored);
-    out.types.push(fieldTypeOf(stored));
+  }
+
+  private nameOf(scope: Scope, key: string): string {
+    if (key === '') throw new EventRejected(scope.prefix ? `field "${abbreviate(scope.prefix)}" has a member with an empty name` : 'an empty field name');
+    const name = scope.prefix === '' ? key : `${scope.prefix}.${key}`;
+    checkName(name, key);
+    return name;
+  }
+
+  private childScope(scope: Scope, key: string): Scope {
+    const child = newScope(this.nameOf(scope, key));
+    scope.children.set(key, child);
+    return child;
+  }
+
+  private leaf(scope: Scope, key: string): number {
+    const name = this.nameOf(scope, key);
+    // The same name can come from a nested object and from a dotted key ({"a":{"b":1}}, {"a.b":2}).
+    let index = this.byName.get(name);
+    if (index === undefined) {
+      index = this.fields.length;
+      this.fields.push({ name, type: 'string', values: [], present: false });
+      this.byName.set(name, index);
+    }
+    scope.leaves.set(key, index);
+    return index;
   }
 }
 
@@ -120,26 +195,38 @@ function readTime(value: unknown, options: PrepareOptions): bigint {
 
 export function prepareEvents(rawEvents: RawEvent[], options: PrepareOptions, sizes?: number[]): PreparedBatch {
   const timestampField = options.timestampField && options.timestampField !== TIME_FIELD ? options.timestampField : undefined;
-  const batch: PreparedBatch = { events: [], positions: [], failures: [] };
+  const builder = new BatchBuilder();
+  const times: bigint[] = [];
+  const positions: number[] = [];
+  const failures: EventFailure[] = [];
   for (let index = 0; index < rawEvents.length; index++) {
     const raw = rawEvents[index]!;
     let time = options.receivedNs;
     try {
       const chosen = timestampField ? valueAtPath(raw, timestampField) : undefined;
       time = readTime(chosen ?? raw[TIME_FIELD], options);
-      const size = sizes ? sizes[index]! : undefined;
+      const size = sizes?.[index];
       if (size !== undefined && size > MAX_EVENT_BYTES) throw new EventRejected(eventTooLarge(size));
-      const event: PreparedEvent = { time, names: [], values: [], types: [] };
-      flattenInto(raw, '', event, true);
-      batch.events.push(event);
-      batch.positions.push(index);
+      builder.add(raw);
+      times.push(time);
+      positions.push(index);
     } catch (error) {
       if (!(error instanceof EventRejected) && !(error instanceof InvalidTimeError)) throw error;
       const message = error instanceof InvalidTimeError ? `invalid ${timestampField ?? TIME_FIELD}: ${error.message}` : error.message;
-      batch.failures.push({ index, time, error: message });
+      failures.push({ index, time, error: message });
     }
   }
-  return batch;
+  return { rowCount: builder.rowCount, times, positions, fields: builder.fields, failures };
+}
+
+/** The fields of one row as name -> value, for tests and debugging. */
+export function rowOf(batch: PreparedBatch, row: number): Record<string, FieldValue> {
+  const fields: Record<string, FieldValue> = {};
+  for (const field of batch.fields) {
+    const value = field.values[row];
+    if (value !== undefined) fields[field.name] = value;
+  }
+  return fields;
 }
 
 export function eventTooLarge(size: number): string {

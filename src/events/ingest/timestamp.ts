@@ -141,10 +141,59 @@ export function parseEpochText(text: string): bigint | undefined {
   return checkTimeRange(sign === '-' ? -ns : ns);
 }
 
+const digitAt = (text: string, index: number) => text.charCodeAt(index) - 48;
+const twoDigits = (text: string, index: number) => digitAt(text, index) * 10 + digitAt(text, index + 1);
+const isDigitCode = (code: number) => code >= 48 && code <= 57;
+
+// Events of one batch mostly share a date; remember the last one's start in nanoseconds.
+let lastDate = '';
+let lastDateNs = 0n;
+
+/**
+ * The most common form, `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, read without a regular expression;
+ * undefined for any other shape (the general parser then decides).
+ */
+export function parseUtcDateTimeFast(text: string): bigint | undefined {
+  const length = text.length;
+  if (length < 20 || length > 30 || text.charCodeAt(length - 1) !== 90 /* Z */) return undefined;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) {
+    return undefined;
+  }
+  for (const index of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]) if (!isDigitCode(text.charCodeAt(index))) return undefined;
+  let nanosecond = 0;
+  if (length > 20) {
+    if (text.charCodeAt(19) !== 46 /* . */ || length === 21) return undefined;
+    let scale = 100_000_000;
+    for (let index = 20; index < length - 1; index++) {
+      const code = text.charCodeAt(index);
+      if (!isDigitCode(code)) return undefined;
+      nanosecond += (code - 48) * scale;
+      scale /= 10;
+    }
+    nanosecond = Math.floor(nanosecond);
+  }
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  if (hour > 23 || minute > 59 || second > 60) return undefined;
+  const date = text.slice(0, 10);
+  if (date !== lastDate) {
+    const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+    const month = twoDigits(text, 5);
+    const day = twoDigits(text, 8);
+    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+    lastDateNs = BigInt(daysFromCivil(year, month, day)) * NS_PER_DAY;
+    lastDate = date;
+  }
+  return checkTimeRange(lastDateNs + BigInt((hour * 3600 + minute * 60 + second) * 1e9 + nanosecond));
+}
+
 /** Reads a time value as sent in an event (string or number); throws InvalidTimeError. */
 export function parseTimeValue(value: unknown): bigint {
   if (typeof value === 'number') return epochNumberToNs(value);
   if (typeof value === 'string') {
+    const fast = parseUtcDateTimeFast(value);
+    if (fast !== undefined) return fast;
     const text = value.trim();
     const ns = parseEpochText(text) ?? parseIsoDateTime(text);
     if (ns === undefined) throw new InvalidTimeError(`"${abbreviate(text)}" is neither RFC 3339 / ISO 8601 nor an epoch`);

@@ -1,24 +1,24 @@
 // Decides how a batch changes a dataset's table before it is written: which fields are new
 // (and their column names), which columns must widen, and which events would pass the
-// dataset's field limit and so fail.
+// dataset's field limit and so fail. The common case (no limit reached) looks at each field of
+// the batch once; only when the limit bites are events looked at one by one.
+import type { BatchField, PreparedBatch } from '../ingest/prepare';
+import { fieldTypeOf } from '../ingest/prepare';
 import { type FieldType, widenFieldType } from '../layout';
-import type { PreparedEvent } from '../ingest/prepare';
 import type { NewColumn, StoredColumn } from '../store/event-store';
 
-export interface PlannedField {
-  column: string;
-  type: FieldType;
-}
-
 export interface SchemaPlan {
-  /** Fields the batch introduces, in the order met, with their final types. */
+  /** Fields the batch introduces, in the order met, with their types. */
   added: NewColumn[];
   /** Existing columns that must take a wider type. */
   widened: { column: string; type: FieldType }[];
-  /** Where each field of the batch goes (existing and new). */
-  fields: Map<string, PlannedField>;
-  /** Events (by batch index) refused because their new fields would pass the limit. */
+  /** The column of each stored field of the batch, and its values (one per stored row). */
+  columns: { column: string; field: BatchField }[];
+  /** Rows refused because their new fields would pass the limit, with the reason. */
   rejected: Map<number, string>;
+  /** Rows to store: all of them, or those left after the rejections. */
+  rowCount: number;
+  times: bigint[];
 }
 
 /**
@@ -33,47 +33,89 @@ export function columnNameFor(field: string, taken: Set<string>): string {
   return candidate;
 }
 
-export function planSchema(columns: readonly StoredColumn[], userFieldCount: number, events: PreparedEvent[], maxFields: number): SchemaPlan {
-  const fields = new Map<string, PlannedField>();
-  const original = new Map<string, FieldType>();
+function limitMessage(names: string[], maxFields: number): string {
+  const list = names.slice(0, 3).map((name) => `"${name}"`).join(', ') + (names.length > 3 ? ', ...' : '');
+  return `adding field${names.length > 1 ? 's' : ''} ${list} would pass the dataset's limit of ${maxFields} fields`;
+}
+
+/**
+ * Finds the rows whose new fields do not fit under the limit, taking rows in order (earlier
+ * events claim the remaining room first), and drops them from the batch.
+ */
+function rejectRowsPastLimit(batch: PreparedBatch, fresh: BatchField[], room: number, maxFields: number): Map<number, string> {
+  const freshOfRow = new Map<number, BatchField[]>();
+  for (const field of fresh) {
+    for (let row = 0; row < batch.rowCount; row++) {
+      if (field.values[row] === undefined) continue;
+      const list = freshOfRow.get(row);
+      if (list) list.push(field);
+      else freshOfRow.set(row, [field]);
+    }
+  }
+  const admitted = new Set<BatchField>();
+  const rejected = new Map<number, string>();
+  for (const row of [...freshOfRow.keys()].sort((a, b) => a - b)) {
+    const needed = freshOfRow.get(row)!.filter((field) => !admitted.has(field));
+    if (needed.length === 0) continue;
+    if (needed.length > room) {
+      rejected.set(row, limitMessage(needed.map((field) => field.name), maxFields));
+      continue;
+    }
+    room -= needed.length;
+    for (const field of needed) admitted.add(field);
+  }
+  return rejected;
+}
+
+/** Removes rejected rows from every field and retypes the fields from the values left. */
+function dropRows(batch: PreparedBatch, rejected: Map<number, string>): { rowCount: number; times: bigint[]; fields: BatchField[] } {
+  const kept: number[] = [];
+  for (let row = 0; row < batch.rowCount; row++) if (!rejected.has(row)) kept.push(row);
+  const fields = batch.fields.map((field) => {
+    const values = kept.map((row) => field.values[row]);
+    let type: FieldType | undefined;
+    for (const value of values) {
+      if (value === undefined) continue;
+      const valueType = fieldTypeOf(value);
+      type = type === undefined ? valueType : widenFieldType(type, valueType);
+    }
+    return { name: field.name, type: type ?? field.type, values, present: type !== undefined };
+  });
+  return { rowCount: kept.length, times: kept.map((row) => batch.times[row]!), fields };
+}
+
+export function planSchema(columns: readonly StoredColumn[], userFieldCount: number, batch: PreparedBatch, maxFields: number): SchemaPlan {
+  const byField = new Map<string, StoredColumn>();
   const taken = new Set<string>();
   for (const column of columns) {
+    byField.set(column.field, column);
     taken.add(column.column.toLowerCase());
-    fields.set(column.field, { column: column.column, type: column.type });
-    original.set(column.column, column.type);
+  }
+  let fields = batch.fields.filter((field) => field.present);
+  let rowCount = batch.rowCount;
+  let times = batch.times;
+  let rejected = new Map<number, string>();
+  const fresh = fields.filter((field) => !byField.has(field.name));
+  if (userFieldCount + fresh.length > maxFields) {
+    rejected = rejectRowsPastLimit(batch, fresh, Math.max(0, maxFields - userFieldCount), maxFields);
+    const left = dropRows(batch, rejected);
+    ({ rowCount, times } = left);
+    fields = left.fields.filter((field) => field.present);
   }
   const added: NewColumn[] = [];
-  const rejected = new Map<number, string>();
-  let fieldCount = userFieldCount;
-  const fresh: string[] = [];
-  for (let index = 0; index < events.length; index++) {
-    const { names, types } = events[index]!;
-    fresh.length = 0;
-    for (const name of names) if (!fields.has(name) && !fresh.includes(name)) fresh.push(name);
-    if (fresh.length > 0) {
-      if (fieldCount + fresh.length > maxFields) {
-        const list = fresh.slice(0, 3).map((name) => `"${name}"`).join(', ') + (fresh.length > 3 ? ', ...' : '');
-        rejected.set(index, `adding field${fresh.length > 1 ? 's' : ''} ${list} would pass the dataset's limit of ${maxFields} fields`);
-        continue;
-      }
-      fieldCount += fresh.length;
-      for (const name of fresh) {
-        const type = types[names.indexOf(name)]!;
-        const column = columnNameFor(name, taken);
-        fields.set(name, { column, type });
-        added.push({ column, field: name, type });
-      }
-    }
-    for (let i = 0; i < names.length; i++) {
-      const field = fields.get(names[i]!)!;
-      if (field.type !== types[i]) field.type = widenFieldType(field.type, types[i]!);
-    }
-  }
-  for (const column of added) column.type = fields.get(column.field)!.type;
   const widened: SchemaPlan['widened'] = [];
-  for (const field of fields.values()) {
-    const before = original.get(field.column);
-    if (before !== undefined && before !== field.type) widened.push({ column: field.column, type: field.type });
+  const planned: SchemaPlan['columns'] = [];
+  for (const field of fields) {
+    const existing = byField.get(field.name);
+    if (existing) {
+      const type = existing.type === field.type ? existing.type : widenFieldType(existing.type, field.type);
+      if (type !== existing.type) widened.push({ column: existing.column, type });
+      planned.push({ column: existing.column, field });
+    } else {
+      const column = columnNameFor(field.name, taken);
+      added.push({ column, field: field.name, type: field.type });
+      planned.push({ column, field });
+    }
   }
-  return { added, widened, fields, rejected };
+  return { added, widened, columns: planned, rejected, rowCount, times };
 }

@@ -1,0 +1,253 @@
+// Ingest speed: NDJSON events (12 fields) through the product, beside DuckDB's own appender
+// loading the same already-typed rows directly, in the same run on the same machine.
+//
+//   npm run bench:ingest                 # HTTP: spawns the server, measures events/s and memory
+//   npm run bench:ingest -- --service    # the IngestService in-process (no HTTP), for comparison
+//   BENCH_EVENTS=200000 BENCH_MEMORY_EVENTS=1000000 npm run bench:ingest
+//
+// Reported: events/s per batch size (1000, 10000) and client count (1, 4), the ratio to the raw
+// appender, bytes on disk per event, and the server's peak RSS while ingesting
+// BENCH_MEMORY_EVENTS events (the target: under 400 MB for 1,000,000).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
+import { quoteIdentifier } from '../src/events/layout';
+import { makeEvents, ndjsonBatches, RAW_COLUMNS, type TypedRow, typedRows } from './ingest-events';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
+const MEMORY_EVENTS = Number(process.env.BENCH_MEMORY_EVENTS ?? 1_000_000);
+const BATCH_SIZES = [1000, 10_000];
+const CLIENTS = [1, 4];
+const serviceMode = process.argv.includes('--service');
+
+const formatRate = (rate: number) => `${Math.round(rate).toLocaleString('en-US')}`;
+
+/** DuckDB's appender, value by value, in 10,000-row transactions: the store's raw limit. */
+async function rawAppenderRate(rows: TypedRow[]): Promise<number> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-raw-'));
+  try {
+    const instance = await DuckDBInstance.create(path.join(dir, 'raw.duckdb'));
+    const connection = await instance.connect();
+    await connection.run(`CREATE TABLE raw (${RAW_COLUMNS.map(([name, type]) => `${quoteIdentifier(name)} ${type}`).join(', ')})`);
+    const started = performance.now();
+    for (let offset = 0; offset < rows.length; offset += 10_000) {
+      await connection.run('BEGIN TRANSACTION');
+      const appender = await connection.createAppender('raw');
+      for (const row of rows.slice(offset, offset + 10_000)) {
+        appender.appendTimestampNanoseconds(new DuckDBTimestampNanosecondsValue(row[0]));
+        appender.appendTimestampNanoseconds(new DuckDBTimestampNanosecondsValue(row[1]));
+        appender.appendBigInt(row[2]);
+        appender.appendVarchar(row[3]);
+        appender.appendVarchar(row[4]);
+        appender.appendBigInt(row[5]);
+        appender.appendDouble(row[6]);
+        appender.appendVarchar(row[7]);
+        appender.appendVarchar(row[8]);
+        appender.appendVarchar(row[9]);
+        appender.appendBigInt(row[10]);
+        appender.appendBoolean(row[11]);
+        appender.appendVarchar(row[12]);
+        appender.appendVarchar(row[13]);
+        appender.appendVarchar(row[14]);
+        appender.endRow();
+      }
+      appender.closeSync();
+      await connection.run('COMMIT');
+    }
+    const seconds = (performance.now() - started) / 1000;
+    connection.closeSync();
+    instance.closeSync();
+    return rows.length / seconds;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Sends every body with `clients` concurrent senders; returns events/s. */
+async function drive(bodies: Buffer[], eventsPerBody: number, clients: number, send: (body: Buffer) => Promise<number>): Promise<number> {
+  let next = 0;
+  let ingested = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++]!;
+        const count = await send(body);
+        ingested += count;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (ingested !== bodies.length * eventsPerBody) throw new Error(`expected ${bodies.length * eventsPerBody} events ingested, got ${ingested}`);
+  return ingested / seconds;
+}
+
+interface Target {
+  label: string;
+  createDataset(name: string): Promise<void>;
+  ingest(dataset: string, body: Buffer): Promise<number>;
+  /** Bytes of the events database (after a checkpoint), and the peak RSS so far (bytes), if known. */
+  finish(): Promise<{ diskBytes: number; peakRss?: number }>;
+}
+
+// -- in-process IngestService ------------------------------------------------------------------
+
+async function serviceTarget(): Promise<Target> {
+  const { openRelationalStore } = await import('../src/db/sqlite');
+  const { DatasetEvents } = await import('../src/events/dataset-events');
+  const { IngestService } = await import('../src/events/ingest/ingest-service');
+  const { FieldRegistry } = await import('../src/events/schema/field-registry');
+  const { EventStore } = await import('../src/events/store/event-store');
+  const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-service-'));
+  const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
+  const store = await EventStore.open(path.join(dir, 'events.duckdb'));
+  const registry = new FieldRegistry(relational.sqlite, store);
+  const writer = new DatasetEvents(store, registry, 1024);
+  const service = new IngestService(writer, store);
+  const now = new Date().toISOString();
+  relational.sqlite.prepare(`INSERT INTO organizations (id, name, updated_at) VALUES ('bench', 'bench', ?)`).run(now);
+  const datasets = new Map<string, { id: string; name: string; tableName: string }>();
+  return {
+    label: 'IngestService (in-process, no HTTP)',
+    async createDataset(name) {
+      const dataset = { id: name, name, tableName: `ds_${name.replaceAll('-', '_')}` };
+      relational.sqlite
+        .prepare(`INSERT INTO datasets (id, org_id, name, table_name, created_by, updated_at) VALUES (?, 'bench', ?, ?, 'bench', ?)`)
+        .run(dataset.id, name, dataset.tableName, now);
+      await writer.createTable(dataset.tableName);
+      datasets.set(name, dataset);
+    },
+    async ingest(dataset, body) {
+      const status = await service.ingest(datasets.get(dataset)!, { body, contentType: 'application/x-ndjson' });
+      return status.ingested;
+    },
+    async finish() {
+      await store.close();
+      await relational.close();
+      const diskBytes = statSync(path.join(dir, 'events.duckdb')).size;
+      rmSync(dir, { recursive: true, force: true });
+      return { diskBytes, peakRss: process.resourceUsage().maxRSS * 1024 };
+    },
+  };
+}
+
+// -- the server as a child process, over HTTP --------------------------------------------------
+
+const ADMIN_TOKEN = 'xapt-bench-admin-token-0123456789';
+
+function peakRssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not become healthy');
+}
+
+async function httpTarget(): Promise<Target> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-http-'));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const url = `http://127.0.0.1:${port}`;
+  // node with tsx's loader in-process, so the child's RSS is the server's own.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitForHealth(url, child);
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  return {
+    label: 'HTTP (server child process, NDJSON POST /v1/datasets/:dataset/ingest)',
+    async createDataset(name) {
+      const response = await fetch(`${url}/v2/datasets`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
+      if (!response.ok) throw new Error(`creating dataset ${name}: ${response.status} ${await response.text()}`);
+    },
+    async ingest(dataset, body) {
+      const response = await fetch(`${url}/v1/datasets/${dataset}/ingest`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-ndjson' },
+        body,
+      });
+      if (!response.ok) throw new Error(`ingest: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { ingested: number }).ingested;
+    },
+    async finish() {
+      const peakRss = peakRssOf(child.pid!);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM'); // graceful: checkpoints the store
+      await exited;
+      const diskBytes = statSync(path.join(dir, 'events.duckdb')).size;
+      rmSync(dir, { recursive: true, force: true });
+      return { diskBytes, peakRss };
+    },
+  };
+}
+
+// -- run ---------------------------------------------------------------------------------------
+
+async function main() {
+  console.log(`Generating ${EVENTS.toLocaleString('en-US')} events of 12 fields...`);
+  const events = makeEvents(EVENTS);
+  const rows = typedRows(events);
+  const bytesPerEvent = ndjsonBatches(events.slice(0, 1000), 1000)[0]!.length / 1000;
+  console.log(`NDJSON: ${bytesPerEvent.toFixed(0)} bytes per event\n`);
+
+  // The machine may be busy; the better of two raw runs is the (stricter) baseline.
+  const raw = Math.max(await rawAppenderRate(rows), await rawAppenderRate(rows));
+  console.log(`DuckDB appender, typed rows, 10,000-row transactions: ${formatRate(raw)} rows/s (best of 2)\n`);
+
+  const target = serviceMode ? await serviceTarget() : await httpTarget();
+  console.log(target.label);
+  console.log('| batch | clients | events/s | ratio to raw appender |');
+  console.log('| ---: | ---: | ---: | ---: |');
+  let dataset = 0;
+  for (const batchSize of BATCH_SIZES) {
+    const bodies = ndjsonBatches(events, batchSize);
+    for (const clients of CLIENTS) {
+      const name = `bench-${batchSize}-${clients}-${++dataset}`;
+      await target.createDataset(name);
+      const rate = await drive(bodies, batchSize, clients, (body) => target.ingest(name, body));
+      console.log(`| ${batchSize.toLocaleString('en-US')} | ${clients} | ${formatRate(rate)} | ${(rate / raw).toFixed(2)} |`);
+    }
+  }
+
+  if (MEMORY_EVENTS > 0) {
+    console.log(`\nIngesting ${MEMORY_EVENTS.toLocaleString('en-US')} events (batches of 10,000, 4 clients) into one dataset...`);
+    await target.createDataset('bench-memory');
+    const chunk = makeEvents(100_000, 7);
+    const bodies = ndjsonBatches(chunk, 10_000);
+    let sent = 0;
+    const started = performance.now();
+    while (sent < MEMORY_EVENTS) {
+      const round = bodies.slice(0, Math.min(bodies.length, Math.ceil((MEMORY_EVENTS - sent) / 10_000)));
+      await drive(round, 10_000, 4, (body) => target.ingest('bench-memory', body));
+      sent += round.length * 10_000;
+    }
+    const rate = sent / ((performance.now() - started) / 1000);
+    console.log(`${formatRate(rate)} events/s over the whole run`);
+  }
+  const { diskBytes, peakRss } = await target.finish();
+  const stored = EVENTS * BATCH_SIZES.length * CLIENTS.length + MEMORY_EVENTS;
+  console.log(`Disk: ${(diskBytes / 1024 / 1024).toFixed(1)} MB for ${stored.toLocaleString('en-US')} events = ${(diskBytes / stored).toFixed(1)} bytes per event (after checkpoint)`);
+  if (peakRss) console.log(`Peak RSS of the ${serviceMode ? 'benchmark process' : 'server process'}: ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+}
+
+await main();
