@@ -1,0 +1,83 @@
+// DuckDB SQL for typed expressions. Representation: datetime = TIMESTAMP_NS, timespan = BIGINT
+// nanoseconds, dynamic = JSON text, long = BIGINT, real = DOUBLE. User strings travel as
+// statement parameters; the few places DuckDB needs a constant (regexes, JSON paths, format
+// strings) get `quoteLiteral`, never raw text.
+import { quoteLiteral } from '../../../events/layout';
+import type { LiteralValue } from '../../syntax/ast';
+import type { AplType, TExpr } from '../../semantic/plan';
+import type { SqlValue } from '../dialect';
+import { callSql } from './functions';
+
+export const SQL_TYPE: Record<AplType, string> = {
+  bool: 'BOOLEAN',
+  int: 'BIGINT',
+  real: 'DOUBLE',
+  string: 'VARCHAR',
+  datetime: 'TIMESTAMP_NS',
+  timespan: 'BIGINT',
+  dynamic: 'JSON',
+  null: 'VARCHAR',
+};
+
+export class ExprWriter {
+  constructor(
+    private readonly params: SqlValue[],
+    /** SQL for a column id (qualified inside joins). */
+    readonly column: (id: string) => string,
+  ) {}
+
+  /** A string value as a statement parameter. */
+  param(value: SqlValue): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  /** A string constant the planner must see (regex, JSON path, format), safely quoted. */
+  constant(value: string): string {
+    return quoteLiteral(value);
+  }
+
+  /** Writes a child expression with another column resolver (join keys). */
+  withColumns(column: (id: string) => string): ExprWriter {
+    return new ExprWriter(this.params, column);
+  }
+
+  write(expr: TExpr): string {
+    switch (expr.kind) {
+      case 'column':
+        return this.column(expr.id);
+      case 'literal':
+        return this.literal(expr.value, expr.type);
+      case 'call':
+        return callSql(this, expr);
+    }
+  }
+
+  literal(value: LiteralValue, type: AplType): string {
+    switch (value.type) {
+      case 'null':
+        return `CAST(NULL AS ${SQL_TYPE[type]})`;
+      case 'bool':
+        return value.value ? 'TRUE' : 'FALSE';
+      case 'int':
+        return `CAST(${value.value.toString()} AS BIGINT)`;
+      case 'real':
+        if (Number.isNaN(value.value)) return `CAST('nan' AS DOUBLE)`;
+        if (!Number.isFinite(value.value)) return `CAST('${value.value > 0 ? 'inf' : '-inf'}' AS DOUBLE)`;
+        return `CAST(${String(value.value)} AS DOUBLE)`;
+      case 'string':
+        return this.param(value.value);
+      case 'datetime':
+        return `make_timestamp_ns(CAST(${value.nanos.toString()} AS BIGINT))`;
+      case 'timespan':
+        return `CAST(${value.nanos.toString()} AS BIGINT)`;
+      case 'dynamic':
+        return `CAST(${this.param(JSON.stringify(value.value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))} AS JSON)`;
+    }
+  }
+}
+
+/** The literal string value of an expression, when it is one (for compile-time regexes). */
+export function literalString(expr: TExpr): string | undefined {
+  return expr.kind === 'literal' && expr.value.type === 'string' ? expr.value.value : undefined;
+}

@@ -1,0 +1,131 @@
+// The DuckDB dialect: turns a typed plan into one SELECT over the dataset tables. Each plan
+// node becomes a subquery whose columns are aliased by plan column id; DuckDB's optimizer
+// flattens them, pushes filters into the scans and fuses ORDER BY + LIMIT into top-N.
+import { quoteIdentifier } from '../../../events/layout';
+import type { Rel, RelColumn, TExpr } from '../../semantic/plan';
+import type { CompiledSql, SqlDialect, SqlValue } from '../dialect';
+import { aggregateSql } from './aggregates';
+import { ExprWriter, SQL_TYPE } from './expressions';
+
+const id = (columnId: string) => quoteIdentifier(columnId);
+const ts = (nanos: bigint) => `make_timestamp_ns(CAST(${nanos.toString()} AS BIGINT))`;
+
+class Generator {
+  readonly params: SqlValue[] = [];
+  private readonly writer = new ExprWriter(this.params, id);
+
+  expr(expr: TExpr): string {
+    return this.writer.write(expr);
+  }
+
+  rel(rel: Rel): string {
+    switch (rel.op) {
+      case 'scan':
+        return this.scan(rel);
+      case 'filter':
+        return `SELECT * FROM (${this.rel(rel.input)}) AS t WHERE ${this.expr(rel.predicate)}`;
+      case 'project': {
+        const items = rel.columns.map((column, i) => `${this.expr(rel.exprs[i]!)} AS ${id(column.id)}`);
+        return `SELECT ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
+      }
+      case 'aggregate': {
+        const groups = rel.groups.map((group, i) => `${this.expr(group)} AS ${id(rel.columns[i]!.id)}`);
+        const aggregates = rel.aggregates.map((agg, i) => `${aggregateSql(this.writer, agg)} AS ${id(rel.columns[rel.groups.length + i]!.id)}`);
+        const groupBy = rel.groups.length ? ` GROUP BY ${rel.groups.map((_, i) => i + 1).join(', ')}` : '';
+        return `SELECT ${[...groups, ...aggregates].join(', ')} FROM (${this.rel(rel.input)}) AS t${groupBy}`;
+      }
+      case 'sort':
+        return this.sort(rel);
+      case 'limit': {
+        // ORDER BY + LIMIT in one SELECT lets DuckDB run a top-N instead of a full sort.
+        if (rel.input.op === 'sort') return `${this.sort(rel.input)} LIMIT ${rel.count}`;
+        return `SELECT * FROM (${this.rel(rel.input)}) AS t LIMIT ${rel.count}`;
+      }
+      case 'sample': {
+        const clause = rel.fraction !== undefined ? `${rel.fraction * 100} PERCENT (bernoulli)` : `reservoir(${rel.rows} ROWS) REPEATABLE (7)`;
+        return `SELECT * FROM (${this.rel(rel.input)}) AS t USING SAMPLE ${clause}`;
+      }
+      case 'union':
+        return rel.inputs
+          .map((input) => {
+            const items = rel.columns.map((column, i) => `${this.expr(input.exprs[i]!)} AS ${id(column.id)}`);
+            return `SELECT ${items.join(', ')} FROM (${this.rel(input.rel)}) AS t`;
+          })
+          .join(' UNION ALL ');
+      case 'join':
+        return this.join(rel);
+      case 'values':
+        return this.values(rel);
+    }
+  }
+
+  private scan(rel: Extract<Rel, { op: 'scan' }>): string {
+    const items = rel.columns.map((column) => `${quoteIdentifier(rel.sourceColumns.get(column.id)!)} AS ${id(column.id)}`);
+    const time = quoteIdentifier(rel.sourceColumns.get(rel.timeColumnId)!);
+    const rowId = quoteIdentifier(rel.sourceColumns.get(rel.rowIdColumnId)!);
+    const where: string[] = [];
+    if (rel.range?.startNanos !== undefined) where.push(`${time} >= ${ts(rel.range.startNanos)}`);
+    if (rel.range?.endNanos !== undefined) where.push(`${time} <= ${ts(rel.range.endNanos)}`);
+    if (rel.cursor) {
+      const { timeNanos, rowId: cursorRowId, direction, inclusive } = rel.cursor;
+      const before = direction === 'desc';
+      const timeOp = before ? '<' : '>';
+      const rowOp = `${timeOp}${inclusive ? '=' : ''}`;
+      // The bare bound on _time lets DuckDB skip row groups; the pair makes the order total.
+      where.push(`${time} ${timeOp}= ${ts(timeNanos)}`);
+      where.push(`(${time} ${timeOp} ${ts(timeNanos)} OR (${time} = ${ts(timeNanos)} AND ${rowId} ${rowOp} ${cursorRowId.toString()}))`);
+    }
+    const table = quoteIdentifier(rel.dataset.table);
+    return `SELECT ${items.join(', ')} FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  }
+
+  private sort(rel: Extract<Rel, { op: 'sort' }>): string {
+    const keys = rel.keys.map((key) => `${this.expr(key.expr)} ${key.desc ? 'DESC' : 'ASC'} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`);
+    return `SELECT * FROM (${this.rel(rel.input)}) AS t ORDER BY ${keys.join(', ')}`;
+  }
+
+  private join(rel: Extract<Rel, { op: 'join' }>): string {
+    const left = this.writer.withColumns((columnId) => `l.${id(columnId)}`);
+    const right = this.writer.withColumns((columnId) => `r.${id(columnId)}`);
+    const on = rel.keys.map((key) => `${left.write(key.left)} = ${right.write(key.right)}`).join(' AND ');
+    let rightSql = this.rel(rel.right);
+    if (rel.kind === 'innerunique') {
+      // One right row per key: the first match, as Axiom describes innerunique.
+      const partition = rel.keys.map((key) => this.expr(key.right)).join(', ');
+      rightSql = `SELECT * FROM (${rightSql}) AS t QUALIFY row_number() OVER (PARTITION BY ${partition}) = 1`;
+    }
+    const items = rel.columns.map((column, i) => {
+      const source = rel.sources[i]!;
+      return `${source.side === 'left' ? 'l' : 'r'}.${id(source.id)} AS ${id(column.id)}`;
+    });
+    const kind = rel.kind === 'leftouter' ? 'LEFT JOIN' : 'JOIN';
+    return `SELECT ${items.join(', ')} FROM (${this.rel(rel.left)}) AS l ${kind} (${rightSql}) AS r ON ${on || 'TRUE'}`;
+  }
+
+  private values(rel: Extract<Rel, { op: 'values' }>): string {
+    if (rel.rows.length === 0) {
+      const items = rel.columns.map((column) => `CAST(NULL AS ${SQL_TYPE[column.type]}) AS ${id(column.id)}`);
+      return `SELECT ${items.join(', ')} WHERE FALSE`;
+    }
+    const rows = rel.rows.map((row) => `(${row.map((value, i) => this.writer.literal(value, rel.columns[i]!.type)).join(', ')})`);
+    return `SELECT * FROM (VALUES ${rows.join(', ')}) AS v(${rel.columns.map((c) => id(c.id)).join(', ')})`;
+  }
+}
+
+/** How a column leaves the database: datetimes as epoch nanoseconds, dynamic values as JSON text. */
+function outputSql(column: RelColumn): string {
+  const ref = id(column.id);
+  if (column.type === 'datetime') return `epoch_ns(${ref})`;
+  if (column.type === 'dynamic') return `CAST(${ref} AS VARCHAR)`;
+  return ref;
+}
+
+export const duckdbDialect: SqlDialect = {
+  name: 'duckdb',
+  compile(rel: Rel, columns: RelColumn[]): CompiledSql {
+    const generator = new Generator();
+    const body = generator.rel(rel);
+    const sql = `SELECT ${columns.map(outputSql).join(', ')} FROM (${body}) AS result`;
+    return { sql, params: generator.params };
+  },
+};

@@ -1,0 +1,60 @@
+// A QueryRunner over a DuckDB instance: one short-lived connection per statement, so a
+// statement that runs past its budget can be interrupted without touching other work.
+import { createHash } from 'node:crypto';
+import { type DuckDBConnection, type DuckDBInstance, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { timedOut } from '../../errors';
+import type { QueryRunner, RowValue } from './runner';
+
+/**
+ * Registers the functions the DuckDB dialect uses that DuckDB lacks (hash_sha512). Call it
+ * once per database instance, on any connection, before running APL queries.
+ */
+export function registerAplFunctions(connection: DuckDBConnection): void {
+  connection.registerScalarFunction(
+    DuckDBScalarFunction.create({
+      name: 'apl_sha512',
+      returnType: VARCHAR,
+      parameterTypes: [VARCHAR],
+      mainFunction: (_info, input, output) => {
+        const values = input.getColumnVector(0);
+        for (let row = 0; row < input.rowCount; row++) {
+          const value = values.getItem(row);
+          output.setItem(row, value === null ? null : createHash('sha512').update(String(value)).digest('hex'));
+        }
+        output.flush();
+      },
+    }),
+  );
+}
+
+const registered = new WeakSet<DuckDBInstance>();
+
+export function createDuckDBRunner(instance: DuckDBInstance): QueryRunner {
+  return {
+    async run(statement, { timeoutMs, signal }) {
+      const connection = await instance.connect();
+      if (!registered.has(instance)) {
+        registerAplFunctions(connection);
+        registered.add(instance);
+      }
+      let expired = false;
+      const interrupt = () => connection.interrupt();
+      const timer = setTimeout(() => {
+        expired = true;
+        interrupt();
+      }, timeoutMs);
+      signal?.addEventListener('abort', interrupt, { once: true });
+      try {
+        const reader = await connection.runAndReadAll(statement.sql, statement.params as never);
+        return { rows: reader.getRows() as RowValue[][] };
+      } catch (error) {
+        if (expired) throw timedOut(`the query ran longer than its time budget of ${timeoutMs} ms and was cancelled`);
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', interrupt);
+        connection.closeSync();
+      }
+    },
+  };
+}

@@ -1,0 +1,326 @@
+// Runs one query end to end: parse, resolve datasets, analyze, apply the request (time range,
+// cursor, limits), compile for the dialect, execute within the time budget, and shape the
+// answer as a QueryResult.
+import { type DatasetSchema, SYSTEM_FIELDS } from '../../events/layout';
+import { DomainError, invalidInput, notFound } from '../../errors';
+import type { CompiledSql, SqlDialect } from '../dialect/dialect';
+import { duckdbDialect } from '../dialect/duckdb';
+import { type AnalyzedQuery, analyze, datasetNamesOf } from '../semantic/analyzer';
+import { autoBinSpan } from '../semantic/functions';
+import type { AplType, Rel, RelColumn } from '../semantic/plan';
+import type { Query } from '../syntax/ast';
+import { parseQuery } from '../syntax/parser';
+import { formatDateTime, formatTimespan, nowNanos, parseRequestTime } from '../time';
+import { decodeCursor, encodeCursor } from './cursor';
+import type { FieldMeta, QueryResult, ResultField } from './result';
+import type { QueryRunner, RowValue } from './runner';
+
+export const DEFAULT_PAGE_SIZE = 1000;
+
+export interface EngineDeps {
+  /** The schemas of the named datasets the caller may query; unknown names are left out. */
+  resolveDatasets(names: string[]): Promise<DatasetSchema[]>;
+  runner: QueryRunner;
+  /** Server maximum rows per query (`MAX_QUERY_ROWS`). */
+  maxQueryRows: number;
+  /** Time budget of one query (`QUERY_TIMEOUT_MS`). */
+  queryTimeoutMs: number;
+  /** Key that signs cursors. */
+  cursorKey: string | Buffer;
+  /** The clock, in epoch nanoseconds (tests pin it). */
+  now?: () => bigint;
+  dialect?: SqlDialect;
+}
+
+export interface AplRequest {
+  apl: string;
+  /** RFC 3339 or relative (`now-1h`); inclusive. */
+  startTime?: string;
+  /** RFC 3339 or relative; inclusive, so moving it to the last row's time loses nothing. */
+  endTime?: string;
+  cursor?: string;
+  includeCursor?: boolean;
+  /** The request's row limit (page size). */
+  limit?: number;
+  variables?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface PreparedQuery {
+  analyzed: AnalyzedQuery;
+  statement: CompiledSql;
+  columns: RelColumn[];
+  /** Rows the caller gets at most; one more is fetched to know whether the result was cut. */
+  effectiveLimit: number;
+  window: { startNanos?: bigint; endNanos?: bigint };
+  nowNanos: bigint;
+  datasets: DatasetSchema[];
+}
+
+/** Parses and runs an APL query. */
+export async function executeApl(request: AplRequest, deps: EngineDeps): Promise<QueryResult> {
+  return executeQuery(parseQuery(request.apl), request, deps);
+}
+
+/** Runs an already parsed query (the legacy query request arrives this way). */
+export async function executeQuery(query: Query, request: Omit<AplRequest, 'apl'>, deps: EngineDeps): Promise<QueryResult> {
+  const started = performance.now();
+  const prepared = await prepareQuery(query, request, deps);
+  const rows = await runStatement(prepared.statement, request, deps);
+  return buildResult(prepared, rows, request, deps, started);
+}
+
+export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'>, deps: EngineDeps): Promise<PreparedQuery> {
+  const now = (deps.now ?? nowNanos)();
+  const window = requestWindow(request, now);
+  const names = datasetNamesOf(query);
+  const schemas = await deps.resolveDatasets(names);
+  const datasets = new Map(schemas.map((schema) => [schema.name, schema]));
+  const missing = names.find((name) => !datasets.has(name));
+  if (missing !== undefined) throw notFound(`dataset "${missing}" not found`);
+  const windowNanos = window.startNanos !== undefined ? (window.endNanos ?? now) - window.startNanos : undefined;
+  const analyzed = analyze(query, {
+    datasets,
+    context: { nowNanos: now, autoBinSpan: autoBinSpan(windowNanos), ...(windowNanos !== undefined ? { windowNanos } : {}) },
+    ...(request.variables ? { variables: request.variables } : {}),
+  });
+  let rel = analyzed.rel;
+
+  for (const scan of analyzed.scans) {
+    scan.range = { ...(window.startNanos !== undefined ? { startNanos: window.startNanos } : {}), ...(window.endNanos !== undefined ? { endNanos: window.endNanos } : {}) };
+  }
+
+  const direction = cursorDirection(analyzed);
+  if (request.cursor !== undefined && request.cursor !== '') {
+    const position = decodeCursor(request.cursor, deps.cursorKey);
+    if (direction) {
+      for (const scan of analyzed.scans) scan.cursor = { ...position, direction, inclusive: Boolean(request.includeCursor) };
+    }
+  }
+
+  // Events come newest first unless the query orders or limits them itself.
+  if (analyzed.identity && !analyzed.explicitOrder) {
+    const { timeId, rowIdId } = analyzed.identity;
+    rel = {
+      op: 'sort',
+      columns: rel.columns,
+      input: rel,
+      keys: [
+        { expr: { kind: 'column', id: timeId, type: 'datetime' }, desc: true, nullsFirst: false },
+        { expr: { kind: 'column', id: rowIdId, type: 'int' }, desc: true, nullsFirst: false },
+      ],
+    };
+  }
+
+  const effectiveLimit = limitFor(analyzed, request.limit, deps.maxQueryRows);
+  if (analyzed.limit === undefined || effectiveLimit < analyzed.limit) {
+    rel = { op: 'limit', columns: rel.columns, input: rel, count: effectiveLimit + 1 };
+  }
+
+  const columns = outputColumns(analyzed, rel);
+  const statement = (deps.dialect ?? duckdbDialect).compile(rel, columns);
+  return { analyzed, statement, columns, effectiveLimit, window, nowNanos: now, datasets: schemas };
+}
+
+function requestWindow(request: Omit<AplRequest, 'apl'>, now: bigint): { startNanos?: bigint; endNanos?: bigint } {
+  const parse = (value: string | undefined, which: string) => {
+    if (value === undefined || value === '') return undefined;
+    const nanos = parseRequestTime(value, now);
+    if (nanos === undefined) throw invalidInput(`${which} must be an RFC 3339 time or relative to now (e.g. now-1h), got "${value}"`, { [which]: value });
+    return nanos;
+  };
+  const startNanos = parse(request.startTime, 'startTime');
+  const endNanos = parse(request.endTime, 'endTime');
+  if (startNanos !== undefined && endNanos !== undefined && startNanos > endNanos) throw invalidInput('startTime must not be after endTime');
+  return { ...(startNanos !== undefined ? { startNanos } : {}), ...(endNanos !== undefined ? { endNanos } : {}) };
+}
+
+/** Which way a cursor continues: only for event results ordered by time. */
+function cursorDirection(analyzed: AnalyzedQuery): 'asc' | 'desc' | undefined {
+  if (!analyzed.identity) return undefined;
+  if (!analyzed.explicitOrder) return 'desc';
+  const first = analyzed.order[0];
+  if (first && first.id === analyzed.identity.timeId) return first.desc ? 'desc' : 'asc';
+  return undefined;
+}
+
+/** The lowest of the query's limit, the request's limit and the server maximum. */
+function limitFor(analyzed: AnalyzedQuery, requested: number | undefined, maximum: number): number {
+  if (requested !== undefined && (!Number.isFinite(requested) || requested < 0)) throw invalidInput('limit must be a number >= 0');
+  const fallback = analyzed.limit !== undefined ? Infinity : analyzed.aggregation ? maximum : DEFAULT_PAGE_SIZE;
+  return Math.min(analyzed.limit ?? Infinity, requested !== undefined ? Math.floor(requested) : fallback, maximum);
+}
+
+/** Visible columns, then the event identity (hidden or not) so cursors can be computed. */
+function outputColumns(analyzed: AnalyzedQuery, rel: Rel): RelColumn[] {
+  const visible = rel.columns.filter((c) => !c.hidden);
+  if (!analyzed.identity) return visible;
+  const { timeId, rowIdId, sysTimeId } = analyzed.identity;
+  const byId = (id: string) => rel.columns.find((c) => c.id === id)!;
+  return [...visible, { ...byId(timeId), hidden: true }, { ...byId(rowIdId), hidden: true }, { ...byId(sysTimeId), hidden: true }];
+}
+
+async function runStatement(statement: CompiledSql, request: Omit<AplRequest, 'apl'>, deps: EngineDeps): Promise<RowValue[][]> {
+  try {
+    const { rows } = await deps.runner.run(statement, { timeoutMs: deps.queryTimeoutMs, ...(request.signal ? { signal: request.signal } : {}) });
+    return rows;
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    // Failures caused by the data meeting the query (bad regex, impossible conversion) are the caller's.
+    if (/^(Conversion|Out of Range|Invalid Input) Error/.test(message)) {
+      throw invalidInput(`the query could not run: ${message.split('\n')[0]}`);
+    }
+    throw error;
+  }
+}
+
+const WIRE_TYPES: Record<AplType, string> = {
+  bool: 'boolean',
+  int: 'integer',
+  real: 'float',
+  string: 'string',
+  datetime: 'datetime',
+  timespan: 'timespan',
+  dynamic: 'dynamic',
+  null: 'string',
+};
+
+function wireType(column: RelColumn): string {
+  if (column.stored && column.type === 'dynamic') return column.stored.type;
+  return WIRE_TYPES[column.type];
+}
+
+const asBigInt = (value: RowValue): bigint => (typeof value === 'bigint' ? value : BigInt(value as number));
+
+export function decodeValue(value: RowValue, type: AplType): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'datetime':
+      return formatDateTime(asBigInt(value));
+    case 'timespan':
+      return formatTimespan(asBigInt(value));
+    case 'int': {
+      const big = asBigInt(value);
+      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big.toString();
+    }
+    case 'real': {
+      const number = Number(value);
+      return Number.isFinite(number) ? number : null;
+    }
+    case 'dynamic':
+      try {
+        return JSON.parse(String(value));
+      } catch {
+        return String(value);
+      }
+    case 'bool':
+      return Boolean(value);
+    default:
+      return typeof value === 'bigint' ? value.toString() : value;
+  }
+}
+
+function buildResult(prepared: PreparedQuery, rawRows: RowValue[][], request: Omit<AplRequest, 'apl'>, deps: EngineDeps, started: number): QueryResult {
+  const { analyzed, columns, effectiveLimit, window, datasets } = prepared;
+  const isPartial = rawRows.length > effectiveLimit;
+  const rows = isPartial ? rawRows.slice(0, effectiveLimit) : rawRows;
+  const visible = columns.filter((c) => !c.hidden);
+  const tableColumns = visible.map((column, index) => rows.map((row) => decodeValue(row[index]!, column.type)));
+
+  const fields: ResultField[] = visible.map((column) => {
+    const info = analyzed.aggregation?.infos.get(column.id);
+    return info ? { name: column.name, type: wireType(column), agg: info } : { name: column.name, type: wireType(column) };
+  });
+  const nameOf = (id: string) => columns.find((c) => c.id === id)?.name ?? id;
+
+  let events: QueryResult['events'];
+  let minCursor: string | undefined;
+  let maxCursor: string | undefined;
+  if (analyzed.identity) {
+    const base = visible.length;
+    events = {
+      time: rows.map((row) => asBigInt(row[base]!)),
+      rowId: rows.map((row) => asBigInt(row[base + 1]!)),
+      sysTime: rows.map((row) => asBigInt(row[base + 2]!)),
+    };
+    let min = -1;
+    let max = -1;
+    const before = (a: number, b: number) => events!.time[a]! < events!.time[b]! || (events!.time[a] === events!.time[b] && events!.rowId[a]! < events!.rowId[b]!);
+    for (let i = 0; i < rows.length; i++) {
+      if (min < 0 || before(i, min)) min = i;
+      if (max < 0 || before(max, i)) max = i;
+    }
+    if (min >= 0) {
+      minCursor = encodeCursor({ timeNanos: events.time[min]!, rowId: events.rowId[min]! }, deps.cursorKey);
+      maxCursor = encodeCursor({ timeNanos: events.time[max]!, rowId: events.rowId[max]! }, deps.cursorKey);
+    } else if (request.cursor) {
+      // An empty page answers with the cursor it was given: the walk has reached its end.
+      minCursor = request.cursor;
+      maxCursor = request.cursor;
+    }
+  }
+
+  const now = prepared.nowNanos;
+  const rangeStart = formatDateTime(window.startNanos ?? 0n);
+  const rangeEnd = formatDateTime(window.endNanos ?? now);
+  const times = events?.time ?? [];
+  const minTime = times.length ? times.reduce((a, b) => (b < a ? b : a)) : (window.startNanos ?? 0n);
+  const maxTime = times.length ? times.reduce((a, b) => (b > a ? b : a)) : (window.endNanos ?? now);
+
+  const aggregation = analyzed.aggregation;
+  const timeBin = aggregation?.timeBin;
+  const datasetNames = analyzed.datasets;
+  const fieldsMeta: Record<string, FieldMeta[]> = {};
+  for (const schema of datasets) {
+    if (!datasetNames.includes(schema.name)) continue;
+    fieldsMeta[schema.name] = schema.fields
+      .filter((field) => !(SYSTEM_FIELDS as readonly string[]).includes(field.name))
+      .map((field) => ({ name: field.name, type: field.type, unit: '', hidden: false, description: '' }));
+  }
+
+  return {
+    datasetNames,
+    fieldsMeta,
+    status: {
+      elapsedTime: Math.round((performance.now() - started) * 1000),
+      blocksExamined: 0,
+      blocksCached: 0,
+      blocksMatched: 0,
+      rowsExamined: rows.length,
+      rowsMatched: rows.length,
+      numGroups: aggregation ? rows.length : 0,
+      isPartial,
+      cacheStatus: 0,
+      minBlockTime: formatDateTime(minTime),
+      maxBlockTime: formatDateTime(maxTime),
+      ...(minCursor ? { minCursor, maxCursor: maxCursor! } : {}),
+    },
+    table: {
+      name: '0',
+      sources: datasetNames.map((name) => ({ name })),
+      fields,
+      order: analyzed.identity && !analyzed.explicitOrder ? [{ field: '_time', desc: true }] : analyzed.order.map((o) => ({ field: o.name, desc: o.desc })),
+      groups: (aggregation?.groupIds ?? []).map((id) => ({ name: nameOf(id) })),
+      range: { field: '_time', start: rangeStart, end: rangeEnd },
+      ...(timeBin ? { buckets: { field: nameOf(timeBin.id), size: Number(timeBin.spanNanos) } } : {}),
+      columns: tableColumns,
+    },
+    ...(events ? { events } : {}),
+    ...(aggregation
+      ? {
+          aggregation: {
+            groupFields: aggregation.groupIds.map(nameOf),
+            ...(timeBin ? { timeBin: { field: nameOf(timeBin.id), spanNanos: timeBin.spanNanos } } : {}),
+            aggregateFields: visible
+              .filter((c) => !aggregation.groupIds.includes(c.id))
+              .map((c) => {
+                const info = aggregation.infos.get(c.id);
+                return info ? { name: c.name, info } : { name: c.name };
+              }),
+          },
+        }
+      : {}),
+    window,
+  };
+}

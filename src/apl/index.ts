@@ -1,0 +1,17 @@
+// The APL query engine's public face. Endpoints (REST, GraphQL) call these; nothing here
+// knows HTTP.
+//
+//   executeApl(request, deps)        -> QueryResult   APL text + request options
+//   executeLegacyQuery(name, req, deps) -> LegacyQueryResult   v1 `queryDataset` body
+//   toTabularResponse / toLegacyAplResponse / toLegacyQueryResponse -> wire shapes of v1.json
+//   encodeCursor / decodeCursor      cursors for Relay edges
+//   createDuckDBRunner / registerAplFunctions   the runner over DuckDB
+export { type AplRequest, DEFAULT_PAGE_SIZE, type EngineDeps, executeApl, executeQuery, prepareQuery } from './execution/execute';
+export type { QueryResult, QueryStatus, ResultTable, ResultField, EventRows, FieldMeta } from './execution/result';
+export type { QueryRunner, RowValue, RunOptions } from './execution/runner';
+export { createDuckDBRunner, registerAplFunctions } from './execution/duckdb-runner';
+export { type CursorPosition, decodeCursor, encodeCursor } from './execution/cursor';
+export { parseQuery, parseExpression } from './syntax/parser';
+export { tokenize } from './syntax/lexer';
+export type { CompiledSql, SqlDialect, SqlValue } from './dialect/dialect';
+export { duckdbDialect } from './dialect/duckdb';

@@ -1,0 +1,90 @@
+// The typed plan the analyzer builds and a dialect turns into SQL: relational operators over
+// columns with unique ids, and expressions whose every operator is a call with a canonical
+// name and an inferred type. Nothing here knows SQL.
+import type { DatasetSchema, StoredField } from '../../events/layout';
+import type { LiteralValue } from '../syntax/ast';
+
+/** APL's scalar types; `null` is the type of an untyped null literal, which fits anywhere. */
+export type AplType = 'bool' | 'int' | 'real' | 'string' | 'datetime' | 'timespan' | 'dynamic' | 'null';
+
+export type TExpr =
+  | { kind: 'column'; id: string; type: AplType }
+  | { kind: 'literal'; value: LiteralValue; type: AplType }
+  /**
+   * An operator or function. `fn` is a canonical name shared by the function catalog and the
+   * dialects (e.g. `eq`, `contains`, `strlen`, `cast`); `options` carries compile-time constants
+   * such as the target type of a cast or a regex built from a parse pattern.
+   */
+  | { kind: 'call'; fn: string; args: TExpr[]; type: AplType; options?: CallOptions };
+
+export interface CallOptions {
+  [key: string]: unknown;
+}
+
+export interface AggregateCall {
+  fn: string;
+  args: TExpr[];
+  type: AplType;
+  options?: CallOptions;
+}
+
+export interface RelColumn {
+  /** Unique in the whole plan; dialects use it as the SQL alias. */
+  id: string;
+  /** The name users see. */
+  name: string;
+  type: AplType;
+  /** Carried along for cursors and ordering but not returned (`_time`/`_rowId` identity). */
+  hidden?: boolean;
+  /** The dataset field this column reads unchanged, if any (field metadata, `array` types). */
+  stored?: StoredField;
+}
+
+export interface SortKeyPlan {
+  expr: TExpr;
+  desc: boolean;
+  nullsFirst: boolean;
+}
+
+/** Where a page starts in (_time, _rowId) order. */
+export interface CursorBound {
+  timeNanos: bigint;
+  rowId: bigint;
+  /** desc pages continue with older rows, asc pages with newer ones. */
+  direction: 'asc' | 'desc';
+  inclusive: boolean;
+}
+
+export type Rel =
+  | {
+      op: 'scan';
+      columns: RelColumn[];
+      dataset: DatasetSchema;
+      /** Stored column of each plan column id. */
+      sourceColumns: Map<string, string>;
+      timeColumnId: string;
+      rowIdColumnId: string;
+      range?: { startNanos?: bigint; endNanos?: bigint };
+      cursor?: CursorBound;
+    }
+  /** `exprs` of each input line up with `columns` (over that input's columns; null literal when absent). */
+  | { op: 'union'; columns: RelColumn[]; inputs: { rel: Rel; exprs: TExpr[] }[] }
+  | { op: 'filter'; columns: RelColumn[]; input: Rel; predicate: TExpr }
+  | { op: 'project'; columns: RelColumn[]; input: Rel; exprs: TExpr[] }
+  | { op: 'aggregate'; columns: RelColumn[]; input: Rel; groups: TExpr[]; aggregates: AggregateCall[] }
+  | { op: 'sort'; columns: RelColumn[]; input: Rel; keys: SortKeyPlan[] }
+  | { op: 'limit'; columns: RelColumn[]; input: Rel; count: number }
+  | { op: 'sample'; columns: RelColumn[]; input: Rel; fraction?: number; rows?: number }
+  | {
+      op: 'join';
+      columns: RelColumn[];
+      kind: 'inner' | 'innerunique' | 'leftouter';
+      left: Rel;
+      right: Rel;
+      keys: { left: TExpr; right: TExpr }[];
+      /** For each output column: which side and which input column id it comes from. */
+      sources: { side: 'left' | 'right'; id: string }[];
+    }
+  | { op: 'values'; columns: RelColumn[]; rows: LiteralValue[][] };
+
+export const typeName = (type: AplType): string => (type === 'int' ? 'long' : type);
