@@ -184,7 +184,7 @@ async function httpTarget(): Promise<Target> {
       const response = await fetch(`${url}/v1/datasets/${dataset}/ingest`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/x-ndjson' },
-        body,
+        body: body as unknown as BodyInit,
       });
       if (!response.ok) throw new Error(`ingest: ${response.status} ${await response.text()}`);
       return ((await response.json()) as { ingested: number }).ingested;

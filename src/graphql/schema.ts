@@ -4,5 +4,6 @@ import { builder } from './builder';
 import './auth';
 import './catalog';
 import './datasets';
+import './ingest';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -8,6 +8,7 @@ import { credentialsFrom } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
 import { datasetRoutesV1 } from './datasets-v1';
 import { datasetRoutesV2 } from './datasets-v2';
+import { ingestRoutes } from './ingest';
 import type { RouteOptions } from './routes';
 import { tokenRoutes } from './tokens';
 import { userRoutes } from './user';
@@ -37,6 +38,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   // v1 paths are served both at /v1 and at /api/v1, as Axiom's clients use both.
   for (const prefix of ['/v1', '/api/v1']) {
     await app.register(datasetRoutesV1, { ...options, prefix });
+    await app.register(ingestRoutes, { ...options, prefix });
     await app.register(userRoutes, { ...options, prefix, version: 1 });
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });
