@@ -1,3 +1,4 @@
+import { DuckDBScalarFunction, DuckDBTimestampNanosecondsValue, VARCHAR } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors';
 import type { DatasetRef } from '../../src/events/schema/field-registry';
@@ -248,6 +249,30 @@ describe('queries', () => {
       { name: '_time', type: 'TIMESTAMP_NS' },
     ]);
     expect(result.rows.map((row) => row.slice(0, 2))).toEqual([[2n, 'y']]);
+    expect(result.rows[0]![2]).toBeInstanceOf(Date);
+    const raw = await h.store.query(`SELECT a, _time FROM ${dataset.tableName} WHERE a = 1`, undefined, { rowValues: 'duckdb' });
+    expect(raw.rows[0]![0]).toBe(1n);
+    expect(raw.rows[0]![1]).toBeInstanceOf(DuckDBTimestampNanosecondsValue);
+  });
+
+  it('lend a connection whose registered functions serve later queries', async () => {
+    const h = await open();
+    await h.store.useConnection((connection) =>
+      connection.registerScalarFunction(
+        DuckDBScalarFunction.create({
+          name: 'shout',
+          returnType: VARCHAR,
+          parameterTypes: [VARCHAR],
+          mainFunction: (_info, input, output) => {
+            const values = input.getColumnVector(0);
+            for (let row = 0; row < input.rowCount; row++) output.setItem(row, `${String(values.getItem(row))}!`);
+            output.flush();
+          },
+        }),
+      ),
+    );
+    const results = await Promise.all([1, 2, 3].map(() => h.store.query(`SELECT shout('hey') AS s`)));
+    expect(results.map((result) => result.rows)).toEqual([[['hey!']], [['hey!']], [['hey!']]]);
   });
 
   const slowQuery = 'SELECT count(DISTINCT (a.range * 7919 + b.range) % 1000003) FROM range(100000) a, range(100000) b';

@@ -5,7 +5,7 @@
 // table (see DatasetEvents); different tables are written side by side.
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
 import {
   DUCKDB_TYPE_OF,
   type FieldType,
@@ -246,6 +246,11 @@ export class EventStore {
   /** Runs read-only SQL for the query engine; see QueryRunner. */
   query(sql: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult> {
     return this.queries.run(sql, params, options);
+  }
+
+  /** Lends a read connection (functions registered on it serve every connection). */
+  useConnection<T>(task: (connection: DuckDBConnection) => Promise<T> | T): Promise<T> {
+    return this.queries.useConnection(task);
   }
 
   /** Size of DuckDB's write-ahead log in bytes (0 right after a checkpoint). */

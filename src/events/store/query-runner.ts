@@ -11,6 +11,11 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** Interrupts the statement when aborted (the error is the signal's reason). */
   signal?: AbortSignal;
+  /**
+   * `js` (default): values converted as described on QueryResult. `duckdb`: DuckDB's own value
+   * objects (`reader.getRows()`), for callers that decode by column type themselves.
+   */
+  rowValues?: 'js' | 'duckdb';
 }
 
 export interface QueryColumn {
@@ -59,7 +64,7 @@ export class QueryRunner {
     try {
       const reader = await connection.runAndReadAll(sql, params);
       const columns = reader.columnNames().map((name, index) => ({ name, type: reader.columnType(index).toString() }));
-      return { columns, rows: reader.getRowsJS() as unknown[][] };
+      return { columns, rows: (options.rowValues === 'duckdb' ? reader.getRows() : reader.getRowsJS()) as unknown[][] };
     } catch (error) {
       if (stoppedBy === 'timeout') throw timedOut(`query ran longer than its time budget of ${options.timeoutMs} ms`);
       if (stoppedBy === 'abort') throw options.signal?.reason ?? error;
@@ -68,6 +73,11 @@ export class QueryRunner {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** Lends a read connection, e.g. to register functions the query engine needs. */
+  async useConnection<T>(task: (connection: DuckDBConnection) => Promise<T> | T): Promise<T> {
+    return this.readers.use(async (connection) => task(connection));
   }
 
   close(): void {
