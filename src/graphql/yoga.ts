@@ -2,13 +2,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga } from 'graphql-yoga';
 import type { Services } from '../services';
+import { CatalogResponseCache } from './catalog-cache';
 import { createContext, type GraphQLContext } from './context';
 import { maskGraphQLError } from './errors';
 import { schema } from './schema';
 
 export function mountGraphQL(app: FastifyInstance, services: Services) {
+  // Public catalog queries are answered from bytes kept per catalog version (see catalog-cache.ts).
+  const catalogResponses = new CatalogResponseCache(services.catalog);
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
+    plugins: [catalogResponses.plugin],
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'eventdeck GraphQL', defaultQuery: '{\n  catalogMetadata {\n    modelCount\n  }\n}\n' },
     landingPage: false,
@@ -26,12 +30,13 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
+      if (catalogResponses.replay(req, reply)) return reply;
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });
       reply.status(response.status);
-      reply.send(response.body);
+      reply.send((await catalogResponses.keep(req, response)) ?? response.body);
       return reply;
     },
   });

@@ -5,18 +5,29 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogService } from '../catalog/service';
+import { CatalogVersionCache } from '../catalog/version-cache';
 import { fillWithZeros, projectRecord } from '../catalog/query';
 import type { Services } from '../services';
 import { type CatalogParam, type CatalogQuery, parseCatalogQuery, querystringSchema, requestedFormat, ROUTE_PARAMS } from './catalog-params';
 import { errorResponse, formattedResponse, metadataSchema, modelSchema } from './catalog-schemas';
 import { CONTENT_TYPE, renderCsv, renderJson, renderJsonLines } from './formats';
-import { RenderCache } from './render-cache';
 
 type Row = Record<string, unknown>;
 
+/** Rendered bodies, reused until the next sync. */
+class RenderedBodies extends CatalogVersionCache<Buffer> {
+  constructor() {
+    super((body) => body.length);
+  }
+
+  body(version: number, key: string, render: () => string): Buffer {
+    return this.getOrCompute(version, key, () => Buffer.from(render()));
+  }
+}
+
 interface CatalogRouteOptions {
   catalog: CatalogService;
-  cache: RenderCache;
+  cache: RenderedBodies;
 }
 
 /** Projection first, then zeros: fill-with-zeros only sees the fields that are returned. */
@@ -78,7 +89,7 @@ async function modelRoutes(app: FastifyInstance, { catalog, cache }: CatalogRout
       const query = readQuery(request, 'models');
       const { snapshot } = catalog;
       const key = cacheKey(['models', query, query.deprecated === undefined ? '' : catalog.today()]);
-      const body = cache.get(snapshot.version, key, () => {
+      const body = cache.body(snapshot.version, key, () => {
         const models = catalog.listModels({
           prefixes: query.prefixes,
           providers: query.providers,
@@ -97,7 +108,7 @@ async function modelRoutes(app: FastifyInstance, { catalog, cache }: CatalogRout
 
   const oneModel = async (id: string, request: FastifyRequest, reply: FastifyReply) => {
     const query = readQuery(request, 'model');
-    const body = cache.get(catalog.snapshot.version, cacheKey(['model', id, query]), () =>
+    const body = cache.body(catalog.snapshot.version, cacheKey(['model', id, query]), () =>
       renderOne(shape(catalog.getModel(id), query), query),
     );
     return send(reply, query, body);
@@ -141,7 +152,7 @@ async function providerRoutes(app: FastifyInstance, { catalog, cache }: CatalogR
     },
     async (request, reply) => {
       const query = readQuery(request, 'providers');
-      const body = cache.get(catalog.snapshot.version, cacheKey(['providers', query]), () => {
+      const body = cache.body(catalog.snapshot.version, cacheKey(['providers', query]), () => {
         const providers = catalog.listProviders(query.providerFilter);
         if (query.format === 'json') {
           const grouped: Record<string, Row[]> = {};
@@ -174,7 +185,7 @@ async function providerRoutes(app: FastifyInstance, { catalog, cache }: CatalogR
     async (request, reply) => {
       const query = readQuery(request, 'provider');
       const { id } = request.params;
-      const body = cache.get(catalog.snapshot.version, cacheKey(['provider', id, query]), () =>
+      const body = cache.body(catalog.snapshot.version, cacheKey(['provider', id, query]), () =>
         renderRows(
           catalog.getProvider(id).models.map((model) => shape(model, query)),
           query,
@@ -222,7 +233,7 @@ async function metadataRoutes(app: FastifyInstance, { catalog, cache }: CatalogR
     },
     async (request, reply) => {
       const query = readQuery(request, 'metadata');
-      const body = cache.get(catalog.snapshot.version, cacheKey(['metadata', query, catalog.today()]), () => {
+      const body = cache.body(catalog.snapshot.version, cacheKey(['metadata', query, catalog.today()]), () => {
         const metadata = catalog.metadata();
         if (query.format === 'json') return renderJson(metadata, query.pretty);
         if (query.format === 'jsonl') return renderJsonLines([metadata]);
@@ -234,7 +245,7 @@ async function metadataRoutes(app: FastifyInstance, { catalog, cache }: CatalogR
 }
 
 export async function catalogRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  const options: CatalogRouteOptions = { catalog: services.catalog, cache: new RenderCache() };
+  const options: CatalogRouteOptions = { catalog: services.catalog, cache: new RenderedBodies() };
   await app.register(modelRoutes, { ...options, prefix: '/api/v1/models' });
   await app.register(providerRoutes, { ...options, prefix: '/api/v1/providers' });
   await app.register(metadataRoutes, { ...options, prefix: '/api/v1/metadata' });
