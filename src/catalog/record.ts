@@ -56,5 +56,3 @@ export const DOCUMENTED_CAPABILITIES = {
   json_mode: 'supports_json_mode',
   parallel_functions: 'supports_parallel_functions',
 } as const;
-
-export type DocumentedCapability = keyof typeof DOCUMENTED_CAPABILITIES;

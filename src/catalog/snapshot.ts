@@ -20,7 +20,6 @@ export class CatalogSnapshot {
   /** Every boolean `supports_*` field that some record has, sorted. */
   readonly capabilityFields: readonly string[];
   private readonly modelsById = new Map<string, ModelRecord>();
-  private readonly positions = new Map<ModelRecord, number>();
   private readonly providersById = new Map<string, ProviderEntry>();
 
   constructor(
@@ -31,16 +30,15 @@ export class CatalogSnapshot {
     this.models = records;
     const grouped = new Map<string, ModelRecord[]>();
     const capabilities = new Set<string>();
-    records.forEach((record, position) => {
+    for (const record of records) {
       this.modelsById.set(record.model_id, record);
-      this.positions.set(record, position);
       let list = grouped.get(record.provider_id);
       if (!list) grouped.set(record.provider_id, (list = []));
       list.push(record);
       for (const [key, value] of Object.entries(record)) {
         if (key.startsWith('supports_') && typeof value === 'boolean') capabilities.add(key);
       }
-    });
+    }
     this.providers = [...grouped.entries()]
       .sort(([a], [b]) => compareIds(a, b))
       .map(([id, models]) => ({ id, name: models[0]!.provider_name, models }));
@@ -54,10 +52,5 @@ export class CatalogSnapshot {
 
   provider(id: string): ProviderEntry | undefined {
     return this.providersById.get(id);
-  }
-
-  /** The record's index in `models`, which orders every list and every cursor. */
-  position(record: ModelRecord): number {
-    return this.positions.get(record) ?? -1;
   }
 }

@@ -2,8 +2,7 @@
 // the catalog metadata. Public (no token needed); the resolvers call the same CatalogService
 // functions as the REST routes.
 import { compareIds, compareRecords } from '../catalog/build';
-import type { ModelFilter } from '../catalog/query';
-import { isDeprecated } from '../catalog/query';
+import { isDeprecated, type ModelFilter } from '../catalog/query';
 import type { ModelRecord } from '../catalog/record';
 import type { CatalogService } from '../catalog/service';
 import type { ProviderEntry } from '../catalog/snapshot';
