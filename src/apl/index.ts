@@ -15,3 +15,25 @@ export { parseQuery, parseExpression } from './syntax/parser';
 export { tokenize } from './syntax/lexer';
 export type { CompiledSql, SqlDialect, SqlValue } from './dialect/dialect';
 export { duckdbDialect } from './dialect/duckdb';
+export {
+  toTabularResponse,
+  toLegacyAplResponse,
+  toMatches,
+  toTimeseries,
+  resultRows,
+  type TabularResponse,
+  type Entry,
+  type EntryGroup,
+  type Interval,
+  type Timeseries,
+} from './wire';
+export {
+  executeLegacyQuery,
+  legacyToQuery,
+  filterToExpr,
+  type LegacyQueryRequest,
+  type LegacyQueryResponse,
+  type LegacyFilter,
+  type LegacyAggregation,
+} from './legacy-query';
+export { parseRequestTime, formatDateTime, formatTimespan } from './time';

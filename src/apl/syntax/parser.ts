@@ -349,7 +349,9 @@ class Parser {
         this.next();
         const count = this.additive();
         this.expectWord('by');
-        return { kind: 'top', pos, count, key: this.sortKey() };
+        // top keeps nulls out of the way in both directions unless asked.
+        const key = this.sortKey();
+        return { kind: 'top', pos, count, key: key.nullsFirst === undefined ? { ...key, nullsFirst: false } : key };
       }
       case 'count':
         this.next();
@@ -592,13 +594,13 @@ class Parser {
         left = { kind: 'binary', pos: token.pos, op: word, left, right: this.additive() };
         continue;
       }
-      const isWordOp = token.kind === 'identifier' || (token.kind === 'operator' && word.startsWith('!') && word.length > 1);
-      if (!isWordOp) break;
-      if (LIST_OPERATORS.has(word)) {
+      if (LIST_OPERATORS.has(word) && (token.kind === 'identifier' || token.kind === 'operator')) {
         this.next();
         left = { kind: 'in', pos: token.pos, op: word, left, items: this.list() };
         continue;
       }
+      const isWordOp = token.kind === 'identifier' || (token.kind === 'operator' && word.startsWith('!') && word.length > 1);
+      if (!isWordOp) break;
       if (word === 'between' || word === '!between') {
         this.next();
         this.expectOp('(', '"(" after between');

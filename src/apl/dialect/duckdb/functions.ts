@@ -33,9 +33,9 @@ function termRegex(term: string, kind: 'has' | 'hasprefix' | 'hassuffix', caseSe
 }
 
 /** A regex operand: constant patterns are inlined so DuckDB compiles them once. */
-function regexArg(w: ExprWriter, expr: TExpr, a: string): string {
+function regexArg(w: ExprWriter, expr: TExpr, sql: () => string): string {
   const text = literalString(expr);
-  return text === undefined ? a : w.constant(text);
+  return text === undefined ? sql() : w.constant(text);
 }
 
 function negatable(e: CallExpr, subject: string, positive: string): string {
@@ -278,7 +278,7 @@ const RULES: Record<string, Rule> = {
   hassuffix_cs: termOperator('hassuffix', true),
   has_any: (w, e, a) => anyOrAll(w, e, a, ' OR '),
   has_all: (w, e, a) => anyOrAll(w, e, a, ' AND '),
-  regex_match: (w, e, a) => negatable(e, a(0), `regexp_matches(${a(0)}, ${regexArg(w, e.args[1]!, a(1))})`),
+  regex_match: (w, e, a) => negatable(e, a(0), `regexp_matches(${a(0)}, ${regexArg(w, e.args[1]!, () => a(1))})`),
 
   // ---- arithmetic ----
   add: (_w, e, a) => arithmetic(e, a, '+'),
@@ -319,14 +319,14 @@ const RULES: Record<string, Rule> = {
       ? `to_json(list_slice(string_split(${a(0)}, ${a(1)}), ${a(2)} + 1, ${a(2)} + 1))`
       : `to_json(string_split(${a(0)}, ${a(1)}))`,
   replace_string: (_w, _e, a) => `replace(${a(0)}, ${a(1)}, ${a(2)})`,
-  replace_regex: (w, e, a) => `regexp_replace(${a(0)}, ${regexArg(w, e.args[1]!, a(1))}, ${a(2)}, 'g')`,
+  replace_regex: (w, e, a) => `regexp_replace(${a(0)}, ${regexArg(w, e.args[1]!, () => a(1))}, ${a(2)}, 'g')`,
   extract: (w, e, a) => {
-    const regex = regexArg(w, e.args[1]!, a(1));
+    const regex = regexArg(w, e.args[1]!, () => a(1));
     return `CASE WHEN regexp_matches(${a(0)}, ${regex}) THEN regexp_extract(${a(0)}, ${regex}, ${Number(e.options?.group ?? 0)}) END`;
   },
   extract_all: (w, e, a) => {
     const text = literalString(e.args[1]!);
-    const regex = regexArg(w, e.args[1]!, a(1));
+    const regex = regexArg(w, e.args[1]!, () => a(1));
     const groups = text === undefined ? 1 : captureGroups(text);
     if (groups <= 1) return `to_json(regexp_extract_all(${a(0)}, ${regex}, ${groups}))`;
     const parts = Array.from({ length: groups }, (_, i) => `regexp_extract(m, ${regex}, ${i + 1})`);
@@ -349,7 +349,7 @@ const RULES: Record<string, Rule> = {
   strrep: (_w, _e, a) => `CASE WHEN ${a(1)} <= 0 THEN '' ELSE concat(repeat(concat(${a(0)}, ${a(2)}), CAST(${a(1)} - 1 AS BIGINT)), ${a(0)}) END`,
   countof: (w, e, a) =>
     e.options?.regex
-      ? `CAST(len(regexp_extract_all(${a(0)}, ${regexArg(w, e.args[1]!, a(1))}, 0)) AS BIGINT)`
+      ? `CAST(len(regexp_extract_all(${a(0)}, ${regexArg(w, e.args[1]!, () => a(1))}, 0)) AS BIGINT)`
       : `CASE WHEN length(${a(1)}) = 0 THEN 0 ELSE CAST((length(${a(0)}) - length(replace(${a(0)}, ${a(1)}, ''))) // length(${a(1)}) AS BIGINT) END`,
   parse_url: (w, _e, a) => {
     const names = ['scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment'];
