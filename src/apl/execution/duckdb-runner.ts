@@ -49,6 +49,7 @@ export function createDuckDBRunner(instance: DuckDBInstance): QueryRunner {
         return { rows: reader.getRows() as RowValue[][] };
       } catch (error) {
         if (expired) throw timedOut(`the query ran longer than its time budget of ${timeoutMs} ms and was cancelled`);
+        if (signal?.aborted) throw timedOut('the query was cancelled because its caller went away');
         throw error;
       } finally {
         clearTimeout(timer);
