@@ -95,11 +95,15 @@ describe('SQL injection', () => {
     expect(await victimCount()).toBe(3);
   });
 
-  it('writes no user string into the statement except as an escaped constant', async () => {
-    const prepared = await prepareQuery(parseQuery(`${DATASET} | where msg == "${EVIL}" or msg contains "${EVIL}"`), {}, db.deps);
+  it('writes user strings into the statement only as escaped literals', async () => {
+    const prepared = await prepareQuery(parseQuery(`${DATASET} | where msg == "${EVIL}" or msg contains "${EVIL}" or msg matches regex "${EVIL}"`), {}, db.deps);
     expect(prepared.statement.sql).not.toContain(EVIL);
-    expect(prepared.statement.params).toContain(EVIL);
-    const regex = await prepareQuery(parseQuery(`${DATASET} | where msg matches regex "${EVIL}"`), {}, db.deps);
-    expect(regex.statement.sql).toContain(EVIL.replaceAll("'", "''"));
+    expect(prepared.statement.sql).toContain(EVIL.replaceAll("'", "''"));
+  });
+
+  it('passes text a literal cannot carry as a statement parameter', async () => {
+    const prepared = await prepareQuery(parseQuery(`${DATASET} | where msg == "a\u0000b" | count`), {}, db.deps);
+    expect(prepared.statement.params).toEqual(['a\u0000b']);
+    expect(await db.rows(`${DATASET} | where msg != "a\u0000b" | count`)).toEqual([{ count: 2 }]);
   });
 });

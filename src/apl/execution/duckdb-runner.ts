@@ -1,5 +1,6 @@
-// A QueryRunner over a DuckDB instance: one short-lived connection per statement, so a
-// statement that runs past its budget can be interrupted without touching other work.
+// A QueryRunner over a DuckDB instance. Each statement runs on a connection of its own (taken
+// from a small pool of idle ones), so a statement past its budget can be interrupted without
+// touching other work.
 import { createHash } from 'node:crypto';
 import { type DuckDBConnection, type DuckDBInstance, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
@@ -27,16 +28,28 @@ export function registerAplFunctions(connection: DuckDBConnection): void {
   );
 }
 
+const MAX_IDLE_CONNECTIONS = 4;
 const registered = new WeakSet<DuckDBInstance>();
 
 export function createDuckDBRunner(instance: DuckDBInstance): QueryRunner {
+  const idle: DuckDBConnection[] = [];
+
+  const acquire = async () => {
+    const connection = idle.pop() ?? (await instance.connect());
+    if (!registered.has(instance)) {
+      registerAplFunctions(connection);
+      registered.add(instance);
+    }
+    return connection;
+  };
+  const release = (connection: DuckDBConnection) => {
+    if (idle.length < MAX_IDLE_CONNECTIONS) idle.push(connection);
+    else connection.closeSync();
+  };
+
   return {
     async run(statement, { timeoutMs, signal }) {
-      const connection = await instance.connect();
-      if (!registered.has(instance)) {
-        registerAplFunctions(connection);
-        registered.add(instance);
-      }
+      const connection = await acquire();
       let expired = false;
       const interrupt = () => connection.interrupt();
       const timer = setTimeout(() => {
@@ -45,7 +58,10 @@ export function createDuckDBRunner(instance: DuckDBInstance): QueryRunner {
       }, timeoutMs);
       signal?.addEventListener('abort', interrupt, { once: true });
       try {
-        const reader = await connection.runAndReadAll(statement.sql, statement.params as never);
+        // Without parameters the statement runs directly instead of prepare, bind, execute.
+        const reader = statement.params.length
+          ? await connection.runAndReadAll(statement.sql, statement.params as never)
+          : await connection.runAndReadAll(statement.sql);
         return { rows: reader.getRows() as RowValue[][] };
       } catch (error) {
         if (expired) throw timedOut(`the query ran longer than its time budget of ${timeoutMs} ms and was cancelled`);
@@ -54,7 +70,7 @@ export function createDuckDBRunner(instance: DuckDBInstance): QueryRunner {
       } finally {
         clearTimeout(timer);
         signal?.removeEventListener('abort', interrupt);
-        connection.closeSync();
+        release(connection);
       }
     },
   };

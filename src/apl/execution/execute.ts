@@ -46,10 +46,18 @@ export interface AplRequest {
   signal?: AbortSignal;
 }
 
+/** Where the event identity sits among the statement's result columns. */
+interface IdentityPositions {
+  time: number;
+  rowId: number;
+  sysTime: number;
+}
+
 export interface PreparedQuery {
   analyzed: AnalyzedQuery;
   statement: CompiledSql;
   columns: RelColumn[];
+  identityPositions?: IdentityPositions;
   /** Rows the caller gets at most; one more is fetched to know whether the result was cut. */
   effectiveLimit: number;
   window: { startNanos?: bigint; endNanos?: bigint };
@@ -117,9 +125,9 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
     rel = { op: 'limit', columns: rel.columns, input: rel, count: effectiveLimit + 1 };
   }
 
-  const columns = outputColumns(analyzed, rel);
+  const { columns, identity } = outputColumns(analyzed, rel);
   const statement = (deps.dialect ?? duckdbDialect).compile(rel, columns);
-  return { analyzed, statement, columns, effectiveLimit, window, nowNanos: now, datasets: schemas };
+  return { analyzed, statement, columns, ...(identity ? { identityPositions: identity } : {}), effectiveLimit, window, nowNanos: now, datasets: schemas };
 }
 
 function requestWindow(request: Omit<AplRequest, 'apl'>, now: bigint): { startNanos?: bigint; endNanos?: bigint } {
@@ -151,13 +159,18 @@ function limitFor(analyzed: AnalyzedQuery, requested: number | undefined, maximu
   return Math.min(analyzed.limit ?? Infinity, requested !== undefined ? Math.floor(requested) : fallback, maximum);
 }
 
-/** Visible columns, then the event identity (hidden or not) so cursors can be computed. */
-function outputColumns(analyzed: AnalyzedQuery, rel: Rel): RelColumn[] {
-  const visible = rel.columns.filter((c) => !c.hidden);
-  if (!analyzed.identity) return visible;
+/** Visible columns, then whichever event identity columns are not among them (for cursors). */
+function outputColumns(analyzed: AnalyzedQuery, rel: Rel): { columns: RelColumn[]; identity?: IdentityPositions } {
+  const columns = rel.columns.filter((c) => !c.hidden);
+  if (!analyzed.identity) return { columns };
+  const position = (id: string) => {
+    const at = columns.findIndex((c) => c.id === id);
+    if (at >= 0) return at;
+    columns.push({ ...rel.columns.find((c) => c.id === id)!, hidden: true });
+    return columns.length - 1;
+  };
   const { timeId, rowIdId, sysTimeId } = analyzed.identity;
-  const byId = (id: string) => rel.columns.find((c) => c.id === id)!;
-  return [...visible, { ...byId(timeId), hidden: true }, { ...byId(rowIdId), hidden: true }, { ...byId(sysTimeId), hidden: true }];
+  return { columns, identity: { time: position(timeId), rowId: position(rowIdId), sysTime: position(sysTimeId) } };
 }
 
 async function runStatement(statement: CompiledSql, request: Omit<AplRequest, 'apl'>, deps: EngineDeps): Promise<RowValue[][]> {
@@ -192,33 +205,55 @@ function wireType(column: RelColumn): string {
 }
 
 const asBigInt = (value: RowValue): bigint => (typeof value === 'bigint' ? value : BigInt(value as number));
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+type Decoder = (value: NonNullable<RowValue>) => unknown;
+
+/** One decoder per APL type, chosen once per column rather than per value. */
+const DECODERS: Record<AplType, Decoder> = {
+  datetime: (value) => formatDateTime(asBigInt(value)),
+  timespan: (value) => formatTimespan(asBigInt(value)),
+  // Integers beyond 2^53 travel as decimal strings so no digit is lost.
+  int: (value) => {
+    if (typeof value === 'number') return value;
+    const big = asBigInt(value);
+    return big >= MIN_SAFE && big <= MAX_SAFE ? Number(big) : big.toString();
+  },
+  real: (value) => {
+    const number = Number(value);
+    return Number.isFinite(number) ? number : null;
+  },
+  dynamic: (value) => {
+    try {
+      return JSON.parse(String(value));
+    } catch {
+      return String(value);
+    }
+  },
+  bool: (value) => Boolean(value),
+  string: (value) => (typeof value === 'bigint' ? value.toString() : value),
+  null: (value) => (typeof value === 'bigint' ? value.toString() : value),
+};
 
 export function decodeValue(value: RowValue, type: AplType): unknown {
-  if (value === null || value === undefined) return null;
-  switch (type) {
-    case 'datetime':
-      return formatDateTime(asBigInt(value));
-    case 'timespan':
-      return formatTimespan(asBigInt(value));
-    case 'int': {
-      const big = asBigInt(value);
-      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big.toString();
-    }
-    case 'real': {
-      const number = Number(value);
-      return Number.isFinite(number) ? number : null;
-    }
-    case 'dynamic':
-      try {
-        return JSON.parse(String(value));
-      } catch {
-        return String(value);
-      }
-    case 'bool':
-      return Boolean(value);
-    default:
-      return typeof value === 'bigint' ? value.toString() : value;
+  return value === null || value === undefined ? null : DECODERS[type](value);
+}
+
+function decodeColumn(rows: RowValue[][], index: number, type: AplType): unknown[] {
+  const decode = DECODERS[type];
+  const values = new Array<unknown>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const value = rows[i]![index];
+    values[i] = value === null || value === undefined ? null : decode(value);
   }
+  return values;
+}
+
+function bigintColumn(rows: RowValue[][], index: number): bigint[] {
+  const values = new Array<bigint>(rows.length);
+  for (let i = 0; i < rows.length; i++) values[i] = asBigInt(rows[i]![index]!);
+  return values;
 }
 
 function buildResult(prepared: PreparedQuery, rawRows: RowValue[][], request: Omit<AplRequest, 'apl'>, deps: EngineDeps, started: number): QueryResult {
@@ -226,7 +261,7 @@ function buildResult(prepared: PreparedQuery, rawRows: RowValue[][], request: Om
   const isPartial = rawRows.length > effectiveLimit;
   const rows = isPartial ? rawRows.slice(0, effectiveLimit) : rawRows;
   const visible = columns.filter((c) => !c.hidden);
-  const tableColumns = visible.map((column, index) => rows.map((row) => decodeValue(row[index]!, column.type)));
+  const tableColumns = visible.map((column, index) => decodeColumn(rows, index, column.type));
 
   const fields: ResultField[] = visible.map((column) => {
     const info = analyzed.aggregation?.infos.get(column.id);
@@ -237,12 +272,12 @@ function buildResult(prepared: PreparedQuery, rawRows: RowValue[][], request: Om
   let events: QueryResult['events'];
   let minCursor: string | undefined;
   let maxCursor: string | undefined;
-  if (analyzed.identity) {
-    const base = visible.length;
+  const positions = prepared.identityPositions;
+  if (positions) {
     events = {
-      time: rows.map((row) => asBigInt(row[base]!)),
-      rowId: rows.map((row) => asBigInt(row[base + 1]!)),
-      sysTime: rows.map((row) => asBigInt(row[base + 2]!)),
+      time: bigintColumn(rows, positions.time),
+      rowId: bigintColumn(rows, positions.rowId),
+      sysTime: bigintColumn(rows, positions.sysTime),
     };
     let min = -1;
     let max = -1;

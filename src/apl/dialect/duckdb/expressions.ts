@@ -1,7 +1,6 @@
 // DuckDB SQL for typed expressions. Representation: datetime = TIMESTAMP_NS, timespan = BIGINT
-// nanoseconds, dynamic = JSON text, long = BIGINT, real = DOUBLE. User strings travel as
-// statement parameters; the few places DuckDB needs a constant (regexes, JSON paths, format
-// strings) get `quoteLiteral`, never raw text.
+// nanoseconds, dynamic = JSON text, long = BIGINT, real = DOUBLE. User text reaches SQL only
+// through `quoteLiteral` (or a statement parameter), never raw.
 import { quoteLiteral } from '../../../events/layout';
 import type { LiteralValue } from '../../syntax/ast';
 import type { AplType, TExpr } from '../../semantic/plan';
@@ -26,8 +25,12 @@ export class ExprWriter {
     readonly column: (id: string) => string,
   ) {}
 
-  /** A string value as a statement parameter. */
-  param(value: SqlValue): string {
+  /**
+   * A string value: an escaped literal the planner can fold and push into scans, or a
+   * statement parameter for the rare text a literal cannot carry (NUL characters).
+   */
+  text(value: string): string {
+    if (!value.includes('\0')) return quoteLiteral(value);
     this.params.push(value);
     return `$${this.params.length}`;
   }
@@ -66,13 +69,13 @@ export class ExprWriter {
         if (!Number.isFinite(value.value)) return `CAST('${value.value > 0 ? 'inf' : '-inf'}' AS DOUBLE)`;
         return `CAST(${String(value.value)} AS DOUBLE)`;
       case 'string':
-        return this.param(value.value);
+        return this.text(value.value);
       case 'datetime':
         return `make_timestamp_ns(CAST(${value.nanos.toString()} AS BIGINT))`;
       case 'timespan':
         return `CAST(${value.nanos.toString()} AS BIGINT)`;
       case 'dynamic':
-        return `CAST(${this.param(JSON.stringify(value.value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))} AS JSON)`;
+        return `CAST(${this.text(JSON.stringify(value.value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))} AS JSON)`;
     }
   }
 }

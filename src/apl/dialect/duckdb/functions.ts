@@ -52,7 +52,7 @@ function termOperator(kind: 'has' | 'hasprefix' | 'hassuffix', caseSensitive: bo
       if (term === '') positive = `(${subject} IS NOT NULL)`;
       else {
         // A cheap substring test first keeps the regex off most rows.
-        const prefilter = caseSensitive ? `contains(${subject}, ${w.param(term)})` : `contains(lower(${subject}), ${w.param(term.toLowerCase())})`;
+        const prefilter = caseSensitive ? `contains(${subject}, ${w.text(term)})` : `contains(lower(${subject}), ${w.text(term.toLowerCase())})`;
         positive = `(${prefilter} AND regexp_matches(${subject}, ${w.constant(termRegex(term, kind, caseSensitive))}))`;
       }
     } else {
@@ -64,14 +64,25 @@ function termOperator(kind: 'has' | 'hasprefix' | 'hassuffix', caseSensitive: bo
   };
 }
 
+/** A LIKE pattern matching `needle` literally at the given place. */
+function likePattern(needle: string, fn: 'contains' | 'starts_with' | 'ends_with'): { pattern: string; escaped: boolean } {
+  const escaped = /[%_\\]/.test(needle);
+  const text = escaped ? needle.replace(/[%_\\]/g, '\\$&') : needle;
+  const pattern = fn === 'contains' ? `%${text}%` : fn === 'starts_with' ? `${text}%` : `%${text}`;
+  return { pattern, escaped };
+}
+
 function substringOperator(fn: 'contains' | 'starts_with' | 'ends_with', caseSensitive: boolean): Rule {
   return (w, e, a) => {
     const subject = a(0);
     const needle = literalString(e.args[1]!);
     let positive: string;
     if (caseSensitive) positive = `${fn}(${subject}, ${a(1)})`;
-    else if (needle !== undefined) positive = `${fn}(lower(${subject}), ${w.param(needle.toLowerCase())})`;
-    else positive = `${fn}(lower(${subject}), lower(${a(1)}))`;
+    else if (needle !== undefined) {
+      // ILIKE with a constant pattern is DuckDB's fastest case-insensitive substring test.
+      const { pattern, escaped } = likePattern(needle, fn);
+      positive = `(${subject} ILIKE ${w.text(pattern)}${escaped ? ` ESCAPE '\\'` : ''})`;
+    } else positive = `${fn}(lower(${subject}), lower(${a(1)}))`;
     return negatable(e, subject, positive);
   };
 }
@@ -243,7 +254,7 @@ const RULES: Record<string, Rule> = {
   ge: comparison('>='),
   eq_ci: (w, e, a) => {
     const right = literalString(e.args[1]!);
-    const positive = right !== undefined ? `(lower(${a(0)}) = ${w.param(right.toLowerCase())})` : `(lower(${a(0)}) = lower(${a(1)}))`;
+    const positive = right !== undefined ? `(lower(${a(0)}) = ${w.text(right.toLowerCase())})` : `(lower(${a(0)}) = lower(${a(1)}))`;
     return negatable(e, a(0), positive);
   },
   between: (_w, e, a) => {
@@ -256,7 +267,7 @@ const RULES: Record<string, Rule> = {
     const items = e.args.slice(1).map((item, i) => {
       if (!ci) return a(i + 1);
       const text = literalString(item);
-      return text !== undefined ? w.param(text.toLowerCase()) : `lower(${a(i + 1)})`;
+      return text !== undefined ? w.text(text.toLowerCase()) : `lower(${a(i + 1)})`;
     });
     const subject = ci ? `lower(${a(0)})` : a(0);
     if (items.length === 0) return e.options?.negated ? 'TRUE' : 'FALSE';
