@@ -10,6 +10,7 @@ export { type AplRequest, DEFAULT_PAGE_SIZE, type EngineDeps, executeApl, execut
 export type { QueryResult, QueryStatus, ResultTable, ResultField, EventRows, FieldMeta } from './execution/result';
 export type { QueryRunner, RowValue, RunOptions } from './execution/runner';
 export { createDuckDBRunner, registerAplFunctions } from './execution/duckdb-runner';
+export { runnerOver, type SqlQueryable } from './execution/store-runner';
 export { type CursorPosition, decodeCursor, encodeCursor } from './execution/cursor';
 export { parseQuery, parseExpression } from './syntax/parser';
 export { tokenize } from './syntax/lexer';
