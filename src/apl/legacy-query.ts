@@ -166,6 +166,10 @@ export function legacyToQuery(dataset: string, request: LegacyQueryRequest, with
     const by: Assignment[] = (request.groupBy ?? []).map((field) => ({ pos, expr: name(field) }));
     if (withBins) by.unshift({ pos, name: '_time', expr: resolutionBin(request.resolution) });
     operators.push({ kind: 'summarize', pos, aggregates, by });
+    // Totals follow the requested order (of aggregation aliases or group fields).
+    if (!withBins && request.order?.length) {
+      operators.push({ kind: 'sort', pos, keys: request.order.map((order) => ({ pos, expr: name(order.field), desc: order.desc })) });
+    }
   } else if (request.order?.length) {
     const keys: SortKey[] = request.order.map((order) => ({ pos, expr: name(order.field), desc: order.desc }));
     operators.push({ kind: 'sort', pos, keys });
@@ -190,8 +194,10 @@ export async function executeLegacyQuery(dataset: string, request: LegacyQueryRe
     const result = await executeQuery(legacyToQuery(dataset, request, false), options, deps);
     return { format: 'legacy', status: result.status, matches: toMatches(result), buckets: { series: [], totals: [] }, fieldsMeta: result.fieldsMeta[dataset] ?? [] };
   }
+  // The request's limit counts groups: it applies to the totals, not to groups times buckets.
+  const { limit: _groups, ...seriesOptions } = options;
   const [series, totals] = await Promise.all([
-    executeQuery(legacyToQuery(dataset, request, true), options, deps),
+    executeQuery(legacyToQuery(dataset, request, true), seriesOptions, deps),
     executeQuery(legacyToQuery(dataset, request, false), options, deps),
   ]);
   return {

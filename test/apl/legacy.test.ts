@@ -126,6 +126,13 @@ describe('legacy query aggregations', () => {
     }
   });
 
+  it('orders and limits the totals by group, keeping every bucket of the series', async () => {
+    const result = await legacy({ aggregations: [{ op: 'count', field: '*', alias: 'n' }], groupBy: ['method'], order: [{ field: 'n', desc: true }], limit: 2, resolution: '1h' });
+    const counts = [...groupBy(H, (e) => e.method)].map(([k, g]) => ({ method: JSON.parse(k), n: g.length })).sort((a, b) => b.n - a.n);
+    expect(result.buckets.totals.map((g) => ({ method: g.group.method, n: g.aggregations[0]!.value }))).toEqual(counts.slice(0, 2));
+    expect(sum(result.buckets.series.flatMap((s) => s.groups.map((g) => g.aggregations[0]!.value as number)))).toBe(H.length);
+  });
+
   it('supports every legacy aggregation op', async () => {
     const ops = ['count', 'distinct', 'sum', 'avg', 'min', 'max', 'topk', 'percentiles', 'histogram', 'stdev', 'variance', 'argmin', 'argmax', 'makeset', 'rate', 'makelist'];
     const result = await legacy({
