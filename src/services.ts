@@ -8,6 +8,7 @@ import type { Config } from './config';
 import type { RelationalStore } from './db/sqlite';
 import { DatasetService } from './events/datasets';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
+import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
 
 export interface Services extends EventServices {
@@ -18,6 +19,7 @@ export interface Services extends EventServices {
   catalog: CatalogService;
   datasets: DatasetService;
   retention: RetentionSweeper;
+  queries: QueryService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -27,9 +29,10 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const catalog = await createCatalogService(store, logger, config.catalogSource);
   const events = await openEventServices(config, store, logger);
   const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents);
+  const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
   const retention = new RetentionSweeper(store.sqlite, events.datasetEvents, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, retention };
+  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

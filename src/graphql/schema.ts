@@ -4,6 +4,7 @@ import { builder } from './builder';
 import './auth';
 import './catalog';
 import './datasets';
+import './queries';
 import './ingest';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal';
 import { datasetRoutesV1 } from './datasets-v1';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
+import { queryRoutes } from './query';
 import type { RouteOptions } from './routes';
 import { tokenRoutes } from './tokens';
 import { userRoutes } from './user';
@@ -39,6 +40,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   for (const prefix of ['/v1', '/api/v1']) {
     await app.register(datasetRoutesV1, { ...options, prefix });
     await app.register(ingestRoutes, { ...options, prefix });
+    await app.register(queryRoutes, { ...options, prefix });
     await app.register(userRoutes, { ...options, prefix, version: 1 });
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });

@@ -1,0 +1,197 @@
+// Queries over datasets: APL (`/v1/datasets/_apl`, GraphQL `apl` and `events`) and the legacy
+// query request (`/v1/datasets/{dataset}/query`). Resolves the datasets a query names within
+// the caller's organization, requiring the query capability on each, and runs the APL engine
+// over the event store's read connections.
+import { randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import {
+  type AplRequest,
+  encodeCursor,
+  type EngineDeps,
+  executeApl,
+  formatDateTime,
+  executeLegacyQuery,
+  type LegacyQueryRequest,
+  type LegacyQueryResponse,
+  type QueryResult,
+  parseExpression,
+  registerAplFunctions,
+  resultRows,
+  runnerOver,
+} from '../apl';
+import type { Principal } from '../auth/principal';
+import type { Config } from '../config';
+import type { RelationalStore } from '../db/sqlite';
+import { settingOrCreate } from '../db/settings';
+import { parseInput } from '../validation';
+import { type DatasetService, validateDatasetName } from './datasets';
+import type { FieldRegistry } from './schema/field-registry';
+import type { EventStore } from './store/event-store';
+
+const aplRequestSchema = z.object({
+  apl: z.string({ error: 'is required' }).min(1, 'must not be empty'),
+  startTime: z.string().optional(),
+  endTime: z.string().optional(),
+  cursor: z.string().optional(),
+  includeCursor: z.boolean().optional(),
+  variables: z.record(z.string(), z.unknown()).optional(),
+  queryOptions: z.record(z.string(), z.unknown()).optional(),
+  limit: z.number().int().positive().optional(),
+});
+
+const legacyRequestSchema = z.looseObject({
+  startTime: z.string({ error: 'is required' }),
+  endTime: z.string({ error: 'is required' }),
+  resolution: z.string({ error: 'is required' }),
+  limit: z.number().int().min(0).max(50_000, 'must be at most 50000').optional(),
+  cursor: z.string().optional(),
+  includeCursor: z.boolean().optional(),
+});
+
+export type AplQueryInput = z.input<typeof aplRequestSchema>;
+
+/** One page of a dataset's events in time order, for cursor-paged clients (GraphQL). */
+export interface EventsPageRequest {
+  dataset: string;
+  /** An APL predicate, as after `where` (e.g. `status >= 500 and uri contains "api"`). */
+  filter?: string;
+  startTime?: string;
+  endTime?: string;
+  /** `older` walks from the newest event back in time; `newer` walks forward. */
+  direction: 'older' | 'newer';
+  /** Continue after this event (exclusive). */
+  cursor?: string;
+  limit: number;
+}
+
+export interface PagedEvent {
+  cursor: string;
+  time: string;
+  sysTime: string;
+  rowId: string;
+  data: Record<string, unknown>;
+}
+
+export interface EventsPage {
+  events: PagedEvent[];
+  /** More events lie beyond the last one in the walking direction. */
+  hasMore: boolean;
+}
+
+const IDENTITY_FIELDS = new Set(['_time', '_sysTime', '_rowId']);
+
+export class QueryService {
+  private readonly runner: EngineDeps['runner'];
+  private readonly cursorKey: string;
+  private readonly fieldDescriptions: Database.Statement<[string], { name: string; unit: string; description: string; hidden: number }>;
+
+  private constructor(
+    private readonly datasets: DatasetService,
+    private readonly fields: FieldRegistry,
+    store: EventStore,
+    relational: RelationalStore,
+    private readonly config: Config,
+  ) {
+    this.runner = runnerOver(store);
+    // Cursors are signed so forged ones are refused; the key survives restarts so cursors do.
+    this.cursorKey = settingOrCreate(relational.sqlite, 'cursor_key', () => randomBytes(32).toString('hex'));
+    this.fieldDescriptions = relational.sqlite.prepare(
+      `SELECT name, unit, description, hidden FROM dataset_fields
+       WHERE dataset_id = ? AND (unit != '' OR description != '' OR hidden != 0)`,
+    );
+  }
+
+  static async create(datasets: DatasetService, fields: FieldRegistry, store: EventStore, relational: RelationalStore, config: Config) {
+    await store.useConnection(registerAplFunctions);
+    return new QueryService(datasets, fields, store, relational, config);
+  }
+
+  /** Engine dependencies for one query; `resolved` collects the ids of the datasets it reads. */
+  private deps(principal: Principal, resolved = new Map<string, string>()): EngineDeps {
+    return {
+      resolveDatasets: async (names) =>
+        names.map((name) => {
+          const dataset = this.datasets.resolveFor(principal, name, 'query', 'read');
+          resolved.set(dataset.name, dataset.id);
+          return this.fields.schemaOf(dataset);
+        }),
+      runner: this.runner,
+      maxQueryRows: this.config.maxQueryRows,
+      queryTimeoutMs: this.config.queryTimeoutMs,
+      cursorKey: this.cursorKey,
+    };
+  }
+
+  /** Runs an APL request body (`{apl, startTime, endTime, cursor, includeCursor, variables}`). */
+  async apl(principal: Principal, body: unknown, overrides: Partial<AplRequest> = {}): Promise<QueryResult> {
+    const input = parseInput(aplRequestSchema, body);
+    const request: AplRequest = {
+      apl: input.apl,
+      ...(input.startTime !== undefined ? { startTime: input.startTime } : {}),
+      ...(input.endTime !== undefined ? { endTime: input.endTime } : {}),
+      ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
+      ...(input.includeCursor !== undefined ? { includeCursor: input.includeCursor } : {}),
+      ...(input.variables !== undefined ? { variables: input.variables } : {}),
+      ...(input.limit !== undefined ? { limit: input.limit } : {}),
+      ...overrides,
+    };
+    const resolved = new Map<string, string>();
+    const result = await executeApl(request, this.deps(principal, resolved));
+    this.describeFields(result.fieldsMeta, resolved);
+    return result;
+  }
+
+  /** Fills in what users set on fields (unit, description, hidden) from the registry. */
+  private describeFields(fieldsMeta: QueryResult['fieldsMeta'], datasetIds: Map<string, string>) {
+    for (const [name, fields] of Object.entries(fieldsMeta)) {
+      const id = datasetIds.get(name);
+      if (!id) continue;
+      const described = this.fieldDescriptions.all(id);
+      if (described.length === 0) continue;
+      const byName = new Map(described.map((row) => [row.name, row]));
+      for (const field of fields) {
+        const row = byName.get(field.name);
+        if (row) Object.assign(field, { unit: row.unit, description: row.description, hidden: row.hidden === 1 });
+      }
+    }
+  }
+
+  /** A page of events, each with the cursor that continues the walk after it. */
+  async eventsPage(principal: Principal, request: EventsPageRequest): Promise<EventsPage> {
+    validateDatasetName(request.dataset);
+    if (request.filter !== undefined && request.filter.trim() !== '') parseExpression(request.filter); // one predicate, nothing more
+    const where = request.filter?.trim() ? ` | where ${request.filter}` : '';
+    const order = request.direction === 'older' ? 'desc' : 'asc';
+    const result = await executeApl(
+      {
+        apl: `['${request.dataset}']${where} | sort by _time ${order}, _rowId ${order}`,
+        limit: request.limit + 1,
+        ...(request.startTime !== undefined ? { startTime: request.startTime } : {}),
+        ...(request.endTime !== undefined ? { endTime: request.endTime } : {}),
+        ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
+      },
+      this.deps(principal),
+    );
+    const identity = result.events!;
+    const rows = resultRows(result);
+    const events = rows.slice(0, request.limit).map((row, i) => ({
+      cursor: encodeCursor({ timeNanos: identity.time[i]!, rowId: identity.rowId[i]! }, this.cursorKey),
+      time: formatDateTime(identity.time[i]!),
+      sysTime: formatDateTime(identity.sysTime[i]!),
+      rowId: identity.rowId[i]!.toString(),
+      data: Object.fromEntries(Object.entries(row).filter(([name]) => !IDENTITY_FIELDS.has(name))),
+    }));
+    return { events, hasMore: rows.length > request.limit };
+  }
+
+  /** Runs a legacy query request against one dataset. */
+  async legacy(principal: Principal, dataset: string, body: unknown, signal?: AbortSignal): Promise<LegacyQueryResponse> {
+    this.datasets.resolveFor(principal, dataset, 'query', 'read');
+    const request = parseInput(legacyRequestSchema, body) as unknown as LegacyQueryRequest;
+    const resolved = new Map<string, string>();
+    const response = await executeLegacyQuery(dataset, request, this.deps(principal, resolved), signal);
+    if (response.fieldsMeta) this.describeFields({ [dataset]: response.fieldsMeta }, resolved);
+    return response;
+  }
+}
