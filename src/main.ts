@@ -1,7 +1,13 @@
 // Starts the service: validated configuration, the application, and graceful shutdown on
 // SIGTERM/SIGINT (finish requests in flight, flush the stores, exit).
+import v8 from 'node:v8';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
+
+// Between full collections V8 lets the heap grow up to four times its live size. Ingest
+// allocates fast and most of it dies soon after each batch, so the default lets hundreds of MB
+// of garbage pile up; growing by half the live size keeps the process small at little cost.
+v8.setFlagsFromString('--heap-growing-percent=50');
 
 async function main() {
   let config;

@@ -56,6 +56,23 @@ function soleDatasetOf(principal: Principal): string | undefined {
 }
 
 export async function ingestRoutes(app: FastifyInstance, { services }: RouteOptions) {
+  // Ingest requests wait for a turn before their body is read (the socket holds it meanwhile),
+  // so memory stays bounded however many clients send at once.
+  const admission = services.ingest.admission;
+  const admitted = new WeakSet<FastifyRequest>();
+  app.addHook('onRequest', async (request) => {
+    await admission.acquire();
+    admitted.add(request);
+  });
+  const release = async (request: FastifyRequest) => {
+    if (admitted.delete(request)) admission.release();
+  };
+  app.addHook('onSend', async (request, _reply, payload) => {
+    await release(request);
+    return payload;
+  });
+  app.addHook('onRequestAbort', release);
+
   // Raw bodies for every media type in this scope only: the service decodes and parses them,
   // so unknown types and encodings get the API's own 415 and every format shares one limit.
   app.removeAllContentTypeParsers();
@@ -64,6 +81,9 @@ export async function ingestRoutes(app: FastifyInstance, { services }: RouteOpti
   const ingest = async (request: FastifyRequest<{ Querystring: IngestQuery }>, datasetName: string) => {
     const dataset = services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    // Only the service keeps the body, and only while reading it (a batch can wait a while for
+    // its dataset; the bytes need not wait with it).
+    request.body = undefined;
     const header = headerReader(request);
     return services.ingest.ingest(dataset, { body, contentType: header('content-type'), contentEncoding: header('content-encoding') }, ingestOptionsOf(request));
   };

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -278,6 +279,38 @@ describe('tokens', () => {
     const token = await createToken({ [dataset]: { query: ['read'] } });
     expect((await post(`/v1/datasets/${dataset}/ingest`, '{"a":1}', { contentType: 'application/json', auth: token })).status).toBe(403);
     expect(await storedRows(dataset, ['a'])).toEqual([]);
+  });
+});
+
+describe('admission of concurrent requests', () => {
+  it('takes every request of many concurrent clients, a few at a time', async () => {
+    const dataset = await createDataset();
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => post(`/v1/datasets/${dataset}/ingest`, `{"i":${i}}\n{"i":${i + 100}}`, { contentType: 'application/x-ndjson' })),
+    );
+    expect(responses.map((response) => response.body.ingested)).toEqual(Array.from({ length: 12 }, () => 2));
+    expect(await storedRows(dataset, ['i'])).toHaveLength(24);
+  });
+
+  it('gives back the turn of a client that goes away in the middle of its body', async () => {
+    const dataset = await createDataset();
+    const { port } = new URL(server.url);
+    const abandoned = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const socket = connect(Number(port), '127.0.0.1');
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write(
+          `POST /v1/datasets/${dataset}/ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.adminToken}\r\n` +
+            'Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\n\r\n{"partial":',
+        );
+        return socket;
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const socket of abandoned) socket.destroy();
+    const response = await post(`/v1/datasets/${dataset}/ingest`, '{"after":1}', { contentType: 'application/x-ndjson' });
+    expect(response.body.ingested).toBe(1);
+    expect(await storedRows(dataset, ['after', 'partial'])).toEqual([{ after: 1n, partial: null }]);
   });
 });
 

@@ -2,13 +2,14 @@
 // and encoding) or already-parsed events, into a dataset, answered with Axiom's IngestStatus.
 import { invalidInput, payloadTooLarge } from '../../errors';
 import type { DatasetEvents } from '../dataset-events';
+import { Semaphore } from '../semaphore';
 import type { DatasetRef } from '../schema/field-registry';
 import type { EventStore } from '../store/event-store';
-import { bodyFormatOf, decodeBody } from './content';
+import { type BodyFormat, bodyFormatOf, decodeBody } from './content';
 import { compileGoLayout, type TimeLayoutParser } from './go-time-layout';
 import { MAX_BODY_BYTES, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST } from './limits';
-import { isPlainObject, parseBody, type RawEvent, tooManyEvents, withLabels } from './parse-body';
-import { type EventFailure, measureEventSizes, prepareEvents } from './prepare';
+import { isPlainObject, type RawEvent, readBody, tooManyEvents, withLabels } from './parse-body';
+import { type EventFailure, EventPreparer, measureEventSizes, type PreparedBatch, prepareEvents } from './prepare';
 import { formatNs, InvalidTimeError } from './timestamp';
 
 export interface IngestOptions {
@@ -77,7 +78,50 @@ function compileTimestampFormat(format: string | undefined): TimeLayoutParser | 
   }
 }
 
+/** Everything `prepareBody` needs besides the body. */
+interface BodyContext {
+  format: BodyFormat;
+  options: IngestOptions;
+  parseTimeText: TimeLayoutParser | undefined;
+  receivedAt: Date;
+  receivedNs: bigint;
+}
+
+/**
+ * Reads and prepares a whole body. Synchronous and separate on purpose: the event objects die
+ * here, young, as each is flattened into the batch, and the body is not held while the batch
+ * waits for its dataset.
+ */
+function prepareBody(body: Buffer, context: BodyContext): PreparedBatch {
+  const { options } = context;
+  const preparer = new EventPreparer({
+    receivedAt: context.receivedAt,
+    receivedNs: context.receivedNs,
+    timestampField: options.timestampField,
+    parseTimeText: context.parseTimeText,
+  });
+  // No event can be larger than a body within the event limit; larger bodies measure events
+  // whose size the format does not give (NDJSON lines measure themselves).
+  const measure = body.length > MAX_EVENT_BYTES;
+  const labels = options.labels;
+  readBody(body, context.format, { csvDelimiter: options.csvDelimiter, csvFields: options.csvFields }, (event, size) => {
+    const labelled = labels ? withLabels(labels, event) : event;
+    preparer.add(labelled, size ?? (measure ? Buffer.byteLength(JSON.stringify(labelled)) : undefined));
+  });
+  return preparer.finish();
+}
+
+/**
+ * Ingest requests processed at once. Two keep both halves of the machine busy (one request is
+ * parsed in JavaScript while DuckDB commits another); more would only hold more batches in
+ * memory waiting for their dataset.
+ */
+export const INGEST_REQUESTS_AT_ONCE = 2;
+
 export class IngestService {
+  /** Taken by adapters before they read a request body, released when they answer. */
+  readonly admission = new Semaphore(INGEST_REQUESTS_AT_ONCE);
+
   constructor(
     private readonly events: DatasetEvents,
     private readonly store: EventStore,
@@ -90,12 +134,9 @@ export class IngestService {
     if (request.body.length > MAX_BODY_BYTES) throw payloadTooLarge(`request body is larger than ${MAX_BODY_BYTES} bytes`);
     const parseTimeText = compileTimestampFormat(options.timestampFormat);
     const decoded = await decodeBody(request.body, request.contentEncoding);
-    const parsed = parseBody(decoded, format, { csvDelimiter: options.csvDelimiter, csvFields: options.csvFields });
-    const events = options.labels ? parsed.events.map((event) => withLabels(options.labels!, event)) : parsed.events;
-    // No event can be larger than a body within the event limit, so only larger bodies pay for
-    // measuring (NDJSON lines measure themselves).
-    const sizes = parsed.sizes ?? (decoded.length > MAX_EVENT_BYTES ? measureEventSizes(events) : undefined);
-    return this.storeEvents(dataset, events, { receivedAt, parseTimeText, timestampField: options.timestampField, sizes, processedBytes: decoded.length });
+    const receivedNs = nanosecondsOf(receivedAt);
+    const batch = prepareBody(decoded, { format, options, parseTimeText, receivedAt, receivedNs });
+    return this.storeBatch(dataset, batch, receivedNs, decoded.length);
   }
 
   /** Ingests events given as values (GraphQL); each must be an object. */
@@ -108,21 +149,12 @@ export class IngestService {
     const parseTimeText = compileTimestampFormat(options.timestampFormat);
     const labelled = options.labels ? (events as RawEvent[]).map((event) => withLabels(options.labels!, event)) : (events as RawEvent[]);
     const sizes = measureEventSizes(labelled);
-    const processedBytes = sizes.reduce((sum, size) => sum + size, 0);
-    return this.storeEvents(dataset, labelled, { receivedAt, parseTimeText, timestampField: options.timestampField, sizes, processedBytes });
+    const receivedNs = nanosecondsOf(receivedAt);
+    const batch = prepareEvents(labelled, { receivedAt, receivedNs, timestampField: options.timestampField, parseTimeText }, sizes);
+    return this.storeBatch(dataset, batch, receivedNs, sizes.reduce((sum, size) => sum + size, 0));
   }
 
-  private async storeEvents(
-    dataset: DatasetRef,
-    events: RawEvent[],
-    context: { receivedAt: Date; parseTimeText?: TimeLayoutParser; timestampField?: string; sizes?: number[]; processedBytes: number },
-  ): Promise<IngestStatus> {
-    const receivedNs = BigInt(context.receivedAt.getTime()) * 1_000_000n;
-    const batch = prepareEvents(
-      events,
-      { receivedAt: context.receivedAt, receivedNs, timestampField: context.timestampField, parseTimeText: context.parseTimeText },
-      context.sizes,
-    );
+  private async storeBatch(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint, processedBytes: number): Promise<IngestStatus> {
     const failures: EventFailure[] = batch.failures;
     let ingested = 0;
     let blocksCreated = 0;
@@ -139,9 +171,11 @@ export class IngestService {
       ingested,
       failed: failures.length,
       failures: failures.map((failure) => ({ timestamp: formatNs(failure.time), error: failure.error })),
-      processedBytes: context.processedBytes,
+      processedBytes,
       blocksCreated,
       walLength: this.store.walBytes(),
     };
   }
 }
+
+const nanosecondsOf = (date: Date) => BigInt(date.getTime()) * 1_000_000n;

@@ -1,7 +1,9 @@
-// Turns a decoded request body into event objects: JSON (an object, an array of objects, or
+// Reads a decoded request body into event objects: JSON (an object, an array of objects, or
 // an array of `{labels, events}` groups), NDJSON (one JSON object per line) and CSV (a header
 // line of field names, or names given by the caller). A body that cannot be read, holds
-// something other than objects, or holds more events than allowed is refused whole.
+// something other than objects, or holds more events than allowed is refused whole: callers
+// store nothing until the whole body has been read. Events are handed over one at a time, so
+// each can be flattened and dropped at once instead of all of them living until the end.
 import { parse as parseCsvText } from 'csv-parse/sync';
 import { invalidInput, payloadTooLarge } from '../../errors';
 import type { BodyFormat } from './content';
@@ -30,15 +32,34 @@ export function isPlainObject(value: unknown): value is RawEvent {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function parseBody(body: Buffer, format: BodyFormat, options: ParseOptions = {}): ParsedBody {
+/** Receives each event of a body as it is read, with its size when the format gives it. */
+export type EventVisitor = (event: RawEvent, size: number | undefined) => void;
+
+/** Reads a body event by event (nothing is kept between events); returns the count. */
+export function readBody(body: Buffer, format: BodyFormat, options: ParseOptions, visit: EventVisitor): number {
   switch (format) {
     case 'json':
-      return parseJsonBody(body);
+      return readJsonBody(body, visit);
     case 'ndjson':
-      return parseNdjsonBody(body);
+      return readNdjsonBody(body, visit);
     case 'csv':
-      return parseCsvBody(body, options);
+      return readCsvBody(body, options, visit);
   }
+}
+
+function collect(read: (visit: EventVisitor) => number, keepSizes: boolean): ParsedBody {
+  const events: RawEvent[] = [];
+  const sizes: number[] = [];
+  read((event, size) => {
+    events.push(event);
+    if (size !== undefined) sizes.push(size);
+  });
+  return keepSizes ? { events, sizes } : { events };
+}
+
+/** All events of a body at once (tests, small bodies). */
+export function parseBody(body: Buffer, format: BodyFormat, options: ParseOptions = {}): ParsedBody {
+  return collect((visit) => readBody(body, format, options, visit), format === 'ndjson');
 }
 
 function isGroup(value: RawEvent): value is { labels: RawEvent; events: unknown[] } {
@@ -80,7 +101,7 @@ export function eventsOfJsonValue(value: unknown): RawEvent[] {
   return events;
 }
 
-export function parseJsonBody(body: Buffer): ParsedBody {
+export function readJsonBody(body: Buffer, visit: EventVisitor): number {
   const text = body.toString('utf8');
   let value: unknown;
   try {
@@ -88,22 +109,30 @@ export function parseJsonBody(body: Buffer): ParsedBody {
   } catch (error) {
     // Clients often send NDJSON labelled as JSON; Axiom reads it, so do the same.
     if (text.trimEnd().includes('\n')) {
+      let count: number | undefined;
       try {
-        return parseNdjsonBody(body);
+        count = readNdjsonBody(body, visit);
       } catch {
         // fall through to the JSON error, which describes what was declared
       }
+      if (count !== undefined) return count;
     }
     throw invalidInput(`request body is not valid JSON: ${(error as Error).message}`);
   }
-  return { events: eventsOfJsonValue(value) };
+  const events = eventsOfJsonValue(value);
+  for (const event of events) visit(event, undefined);
+  return events.length;
+}
+
+export function parseJsonBody(body: Buffer): ParsedBody {
+  return collect((visit) => readJsonBody(body, visit), false);
 }
 
 const NEWLINE = 0x0a;
 
-export function parseNdjsonBody(body: Buffer): ParsedBody {
-  const events: RawEvent[] = [];
-  const sizes: number[] = [];
+/** One JSON object per line; blank lines are skipped; each event's size is its line's. */
+export function readNdjsonBody(body: Buffer, visit: EventVisitor): number {
+  let count = 0;
   let start = 0;
   let lineNumber = 0;
   while (start < body.length) {
@@ -115,7 +144,7 @@ export function parseNdjsonBody(body: Buffer): ParsedBody {
     if (end > lineStart && body[end - 1] === 0x0d) end--;
     const line = body.toString('utf8', lineStart, end);
     if (line.trim() === '') continue;
-    if (events.length === MAX_EVENTS_PER_REQUEST) throw tooManyEvents(`more than ${MAX_EVENTS_PER_REQUEST}`);
+    if (count === MAX_EVENTS_PER_REQUEST) throw tooManyEvents(`more than ${MAX_EVENTS_PER_REQUEST}`);
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -123,10 +152,14 @@ export function parseNdjsonBody(body: Buffer): ParsedBody {
       throw invalidInput(`line ${lineNumber} is not valid JSON: ${(error as Error).message}`);
     }
     if (!isPlainObject(value)) throw invalidInput(`line ${lineNumber} is ${describe(value)}, not an event object`);
-    events.push(value);
-    sizes.push(end - lineStart);
+    count++;
+    visit(value, end - lineStart);
   }
-  return { events, sizes };
+  return count;
+}
+
+export function parseNdjsonBody(body: Buffer): ParsedBody {
+  return collect((visit) => readNdjsonBody(body, visit), true);
 }
 
 /** The csv-delimiter parameter: any text; the two characters `\t` also mean a tab. */
@@ -158,7 +191,7 @@ export function csvCellValue(cell: string): unknown {
   return cell;
 }
 
-export function parseCsvBody(body: Buffer, options: ParseOptions = {}): ParsedBody {
+export function readCsvBody(body: Buffer, options: ParseOptions, visit: EventVisitor): number {
   const delimiter = csvDelimiterOf(options.csvDelimiter);
   const givenFields = options.csvFields?.map((field) => field.trim()).filter(Boolean);
   let records: string[][];
@@ -174,22 +207,28 @@ export function parseCsvBody(body: Buffer, options: ParseOptions = {}): ParsedBo
     throw invalidInput(`request body is not valid CSV: ${(error as Error).message}`);
   }
   const header = givenFields && givenFields.length > 0 ? givenFields : records.shift();
-  if (!header) return { events: [] };
+  if (!header) return 0;
   const names = header.map((name) => name.trim());
   if (names.some((name) => name === '')) throw invalidInput('the CSV header has an empty field name');
   if (records.length > MAX_EVENTS_PER_REQUEST) throw tooManyEvents(`more than ${MAX_EVENTS_PER_REQUEST}`);
-  const events = records.map((record, index) => {
+  records.forEach((record, index) => {
     if (record.length !== names.length) {
       throw invalidInput(`CSV record ${index + 1} has ${record.length} fields but the header names ${names.length}`);
     }
+  });
+  for (const record of records) {
     const event: RawEvent = {};
     for (let i = 0; i < names.length; i++) {
       const value = csvCellValue(record[i]!);
       if (value !== undefined) event[names[i]!] = value;
     }
-    return event;
-  });
-  return { events };
+    visit(event, undefined);
+  }
+  return records.length;
+}
+
+export function parseCsvBody(body: Buffer, options: ParseOptions = {}): ParsedBody {
+  return collect((visit) => readCsvBody(body, options, visit), false);
 }
 
 function describe(value: unknown): string {

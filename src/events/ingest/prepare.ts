@@ -193,30 +193,46 @@ function readTime(value: unknown, options: PrepareOptions): bigint {
   return parseTimeValue(value);
 }
 
-export function prepareEvents(rawEvents: RawEvent[], options: PrepareOptions, sizes?: number[]): PreparedBatch {
-  const timestampField = options.timestampField && options.timestampField !== TIME_FIELD ? options.timestampField : undefined;
-  const builder = new BatchBuilder();
-  const times: bigint[] = [];
-  const positions: number[] = [];
-  const failures: EventFailure[] = [];
-  for (let index = 0; index < rawEvents.length; index++) {
-    const raw = rawEvents[index]!;
-    let time = options.receivedNs;
+/** Prepares events one at a time (as a body is read), collecting failures with their positions. */
+export class EventPreparer {
+  private readonly builder = new BatchBuilder();
+  private readonly times: bigint[] = [];
+  private readonly positions: number[] = [];
+  private readonly failures: EventFailure[] = [];
+  private readonly timestampField: string | undefined;
+  private index = 0;
+
+  constructor(private readonly options: PrepareOptions) {
+    this.timestampField = options.timestampField && options.timestampField !== TIME_FIELD ? options.timestampField : undefined;
+  }
+
+  /** Adds the next event of the request; `size` is its JSON size when known. */
+  add(raw: RawEvent, size?: number): void {
+    const index = this.index++;
+    let time = this.options.receivedNs;
     try {
-      const chosen = timestampField ? valueAtPath(raw, timestampField) : undefined;
-      time = readTime(chosen ?? raw[TIME_FIELD], options);
-      const size = sizes?.[index];
+      const chosen = this.timestampField ? valueAtPath(raw, this.timestampField) : undefined;
+      time = readTime(chosen ?? raw[TIME_FIELD], this.options);
       if (size !== undefined && size > MAX_EVENT_BYTES) throw new EventRejected(eventTooLarge(size));
-      builder.add(raw);
-      times.push(time);
-      positions.push(index);
+      this.builder.add(raw);
+      this.times.push(time);
+      this.positions.push(index);
     } catch (error) {
       if (!(error instanceof EventRejected) && !(error instanceof InvalidTimeError)) throw error;
-      const message = error instanceof InvalidTimeError ? `invalid ${timestampField ?? TIME_FIELD}: ${error.message}` : error.message;
-      failures.push({ index, time, error: message });
+      const message = error instanceof InvalidTimeError ? `invalid ${this.timestampField ?? TIME_FIELD}: ${error.message}` : error.message;
+      this.failures.push({ index, time, error: message });
     }
   }
-  return { rowCount: builder.rowCount, times, positions, fields: builder.fields, failures };
+
+  finish(): PreparedBatch {
+    return { rowCount: this.builder.rowCount, times: this.times, positions: this.positions, fields: this.builder.fields, failures: this.failures };
+  }
+}
+
+export function prepareEvents(rawEvents: RawEvent[], options: PrepareOptions, sizes?: number[]): PreparedBatch {
+  const preparer = new EventPreparer(options);
+  for (let index = 0; index < rawEvents.length; index++) preparer.add(rawEvents[index]!, sizes?.[index]);
+  return preparer.finish();
 }
 
 /** The fields of one row as name -> value, for tests and debugging. */

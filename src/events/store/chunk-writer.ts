@@ -83,18 +83,40 @@ function fillVector(vector: DuckDBVector, column: ChunkColumn, offset: number, r
   vector.flush();
 }
 
+// A data chunk's native memory (vectors and their string heaps) is freed only when the garbage
+// collector finalizes its JS wrapper, which can be long after use and does not count towards
+// the heap that triggers collection. So chunks are reused: one per column layout, reset before
+// each fill. Filling and appending are synchronous, so no two writes share a chunk at once.
+const REUSED_CHUNKS = 16;
+const chunkByLayout = new Map<string, DuckDBDataChunk>();
+
+function chunkFor(columns: ChunkColumn[]): DuckDBDataChunk {
+  const layout = columns.map((column) => column.type).join(',');
+  let chunk = chunkByLayout.get(layout);
+  if (chunk) {
+    chunkByLayout.delete(layout); // re-inserted below as the most recently used
+  } else {
+    chunk = DuckDBDataChunk.create(columns.map((column) => DUCKDB_VECTOR_TYPE[column.type]));
+    if (chunkByLayout.size >= REUSED_CHUNKS) chunkByLayout.delete(chunkByLayout.keys().next().value!);
+  }
+  chunkByLayout.set(layout, chunk);
+  return chunk;
+}
+
 /** Appends `rowCount` rows; returns the number of data chunks written. */
 export function appendColumns(appender: DuckDBAppender, columns: ChunkColumn[], rowCount: number): number {
-  const types = columns.map((column) => DUCKDB_VECTOR_TYPE[column.type]);
+  const chunk = chunkFor(columns);
   let chunks = 0;
   for (let offset = 0; offset < rowCount; offset += CHUNK_ROWS) {
     const rows = Math.min(CHUNK_ROWS, rowCount - offset);
-    const chunk = DuckDBDataChunk.create(types, rows);
+    chunk.reset();
+    chunk.rowCount = rows;
     for (let index = 0; index < columns.length; index++) {
       fillVector(chunk.getColumnVector(index), columns[index]!, offset, rows);
     }
     appender.appendDataChunk(chunk);
     chunks++;
   }
+  chunk.reset();
   return chunks;
 }
