@@ -165,7 +165,15 @@ export class Binder {
       if (expr.kind === 'index') {
         const target = this.dynamicValue(this.bind(expr.target, scope), expr.pos);
         const index = this.bind(expr.index, scope);
-        return call('dyn_index', [target, index], 'dynamic');
+        // Arrays take whole numbers, property bags take keys; anything else is read as one of them.
+        if (index.type === 'null') return nullOf('dynamic');
+        const key =
+          index.type === 'int' || index.type === 'string'
+            ? index
+            : index.type === 'real' || index.type === 'bool'
+              ? convert(index, 'int', expr.index.pos, 'an index')
+              : convert(index, 'string', expr.index.pos, 'an index');
+        return call('dyn_index', [target, key], 'dynamic');
       }
       if (expr.kind === 'member') {
         const target = this.dynamicValue(this.bind(expr.target, scope), expr.pos);
