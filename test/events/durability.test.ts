@@ -1,6 +1,7 @@
 // An acknowledged ingest survives the process being killed: the server runs as a child process,
 // takes concurrent ingests, is killed with SIGKILL right after the last acknowledgement, and
-// after a restart every acknowledged event is there.
+// after a restart every acknowledged event is there: counted by an APL query through the
+// restarted server, then row by row in the database file once it has stopped.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -88,6 +89,14 @@ describe('durability', () => {
       expect(fields.map((field) => `${field.name}:${field.type}`).sort()).toEqual(
         ['batch:integer', 'i:integer', 'nested.n:integer', ...[0, 1, 2, 3, 4, 5].map((n) => `extra${n}:string`)].sort(),
       );
+      const query = await api(second.url, '/v1/datasets/_apl?format=tabular', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apl: "['crash'] | summarize events = count(), batches = dcount(batch)" }),
+      });
+      expect(query.status).toBe(200);
+      const table = ((await query.json()) as { tables: { columns: unknown[][] }[] }).tables[0]!;
+      expect(table.columns).toEqual([[acknowledged], [24]]);
       const after = await api(second.url, '/v1/datasets/crash/ingest', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"batch":-1,"i":-1}' });
       expect(((await after.json()) as { ingested: number }).ingested).toBe(1);
     } finally {
