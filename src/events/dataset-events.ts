@@ -3,6 +3,7 @@
 // table. Serializing per dataset keeps schema evolution free of races; different datasets
 // are written side by side, and queries never wait for any of it.
 import type { Logger } from 'pino';
+import { notFound } from '../errors';
 import type { PreparedBatch } from './ingest/prepare';
 import { KeyedLock } from './keyed-lock';
 import type { DatasetRef, FieldRegistry } from './schema/field-registry';
@@ -63,8 +64,10 @@ export class DatasetEvents {
   write(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
     const table = dataset.tableName;
     return this.lock.run(table, async () => {
-      if (!this.store.hasTable(table)) await this.store.createTable(table);
-      const columns = this.store.columnsOf(table)!;
+      // A dataset's table exists before the dataset can be named; without it the dataset was
+      // deleted while this request was on its way.
+      const columns = this.store.columnsOf(table);
+      if (!columns) throw notFound(`dataset "${dataset.name}" not found`);
       const userFieldCount = this.registry.userColumns(table).length;
       const plan = planSchema(columns, userFieldCount, batch, this.maxFieldsPerDataset);
       if (plan.rowCount === 0) return { ingested: 0, rejected: plan.rejected, chunks: 0 };

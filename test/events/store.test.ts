@@ -180,6 +180,14 @@ describe('trim and vacuum', () => {
     expect(userFields(h, dataset)).toContain('old:boolean@old');
   });
 
+  it('refuses a batch for a dataset deleted while the batch was on its way', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('deleted');
+    await h.events.dropTable(dataset.id, dataset.tableName);
+    await expect(h.ingest.ingest(dataset, ndjson([{ a: 1 }]))).rejects.toThrow('dataset "deleted" not found');
+    expect(h.store.hasTable(dataset.tableName)).toBe(false);
+  });
+
   it('drops the table of a deleted dataset', async () => {
     const h = await open();
     const dataset = await h.createDataset('gone');
