@@ -83,7 +83,6 @@ const pick = (e: HttpEvent, ...names: (keyof HttpEvent)[]) => Object.fromEntries
 const eventRow = (e: HttpEvent): Row => ({
   _time: iso(ms(e._time)),
   _sysTime: iso(ms(e._time)),
-  _rowId: Number(e._rowId),
   ...Object.fromEntries(HTTP_FIELDS.map((f) => [f.name, (e as unknown as Row)[f.name] ?? null])),
 });
 /** The event's time as RFC 3339 with nanoseconds, trailing zeros trimmed. */
@@ -99,6 +98,10 @@ describe('sources and tabular operators', () => {
       expected: () => byTimeDesc.map((e) => ({ ...eventRow(e), _time: exactTime(e), _sysTime: exactTime(e) })),
     },
     { apl: 'http | count', expected: one({ count: H.length }) },
+    {
+      apl: "['http'] | where _rowId == 103 | extend twice = _rowId * 2 | project-keep twice, uri | extend back = _rowId",
+      expected: () => [{ twice: 206, uri: '/static/app.js', back: 103 }],
+    },
     { apl: "['http'] | where status >= 500 | project uri, status", expected: () => H.filter((e) => e.status! >= 500).map((e) => pick(e, 'uri', 'status')) },
     { apl: "['http'] | filter method == 'POST' | project _rowId", expected: () => H.filter((e) => e.method === 'POST').map((e) => ({ _rowId: Number(e._rowId) })) },
     {
@@ -106,7 +109,7 @@ describe('sources and tabular operators', () => {
       expected: () => H.map((e) => ({ u: e.uri, twice: e.duration === undefined ? null : e.duration * 2, 'geo.city': e['geo.city'] ?? null })),
     },
     {
-      apl: "['http'] | take 1 | project-away geo.*, meta, tags, message, Status, _sysTime, _time, _rowId, status, method, uri | getschema | project ColumnName",
+      apl: "['http'] | take 1 | project-away geo.*, meta, tags, message, Status, _sysTime, _time, status, method, uri | getschema | project ColumnName",
       ordered: true,
       expected: () => ['duration', 'user', 'is_tls', 'resp_bytes'].map((n) => ({ ColumnName: n })),
     },
@@ -237,7 +240,6 @@ describe('sources and tabular operators', () => {
         [
           ['_time', 'datetime'],
           ['_sysTime', 'datetime'],
-          ['_rowId', 'integer'],
           ...HTTP_FIELDS.map((f) => [f.name, f.type]),
         ].map(([name, type], i) => ({ ColumnName: name, ColumnOrdinal: i, DataType: type, ColumnType: type })),
     },

@@ -161,7 +161,7 @@ function limitFor(analyzed: AnalyzedQuery, requested: number | undefined, maximu
 
 /** Visible columns, then whichever event identity columns are not among them (for cursors). */
 function outputColumns(analyzed: AnalyzedQuery, rel: Rel): { columns: RelColumn[]; identity?: IdentityPositions } {
-  const columns = rel.columns.filter((c) => !c.hidden);
+  const columns = rel.columns.filter((c) => !c.hidden && !c.implicit);
   if (!analyzed.identity) return { columns };
   const position = (id: string) => {
     const at = columns.findIndex((c) => c.id === id);

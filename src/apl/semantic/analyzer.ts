@@ -178,7 +178,8 @@ class Analyzer {
     const columns: RelColumn[] = [];
     const sourceColumns = new Map<string, string>();
     for (const field of dataset.fields) {
-      const column = this.column(field.name, TYPE_OF_FIELD[field.type], { stored: field });
+      // Like Axiom, results leave _rowId out unless a query names it.
+      const column = this.column(field.name, TYPE_OF_FIELD[field.type], field.name === ROW_ID_FIELD ? { stored: field, implicit: true } : { stored: field });
       columns.push(column);
       sourceColumns.set(column.id, field.column);
     }
@@ -202,7 +203,7 @@ class Analyzer {
     const types = new Map<string, AplType[]>();
     for (const input of inputs) {
       for (const column of input.rel.columns) {
-        if (column.hidden) continue;
+        if (column.hidden || column.implicit) continue;
         if (!types.has(column.name)) {
           names.push(column.name);
           types.set(column.name, []);
@@ -227,7 +228,7 @@ class Analyzer {
       const passedThrough = inputs.every((input) => findColumn(input.rel.columns, role.name)?.id === input.identity![role.key]);
       if (visible && passedThrough) identityIds.push(visible.id);
       else {
-        const hidden = this.column(role.name, role.type, { hidden: true });
+        const hidden = this.column(role.name, role.type, role.name === ROW_ID_FIELD ? { implicit: true } : { hidden: true });
         identityColumns.push(hidden);
         identityIds.push(hidden.id);
       }
@@ -371,7 +372,7 @@ class Analyzer {
   }
 
   private visible(stage: Stage): RelColumn[] {
-    return stage.rel.columns.filter((c) => !c.hidden);
+    return stage.rel.columns.filter((c) => !c.hidden && !c.implicit);
   }
 
   private unknownField(pos: Position, name: string, columns: RelColumn[]) {
@@ -382,7 +383,7 @@ class Analyzer {
   private checkUnique(columns: RelColumn[], pos: Position): void {
     const seen = new Set<string>();
     for (const column of columns) {
-      if (column.hidden) continue;
+      if (column.hidden || column.implicit) continue;
       if (seen.has(column.name)) throw semanticError(pos, `the field "${column.name}" appears twice in the output`, { field: column.name });
       seen.add(column.name);
     }
@@ -411,9 +412,12 @@ class Analyzer {
   private projectStage(stage: Stage, outputs: { column: RelColumn; expr: TExpr }[]): Stage {
     const items = [...outputs];
     const present = new Set(items.map((item) => item.column.id));
+    const listedNames = new Set(items.filter((item) => !item.column.hidden).map((item) => item.column.name));
     const keep = (id: string, name: string, type: AplType) => {
       if (present.has(id)) return;
-      const column: RelColumn = { id, name, type, hidden: true };
+      // An implicit column stays addressable unless an output has taken its name.
+      const implicit = stage.rel.columns.find((c) => c.id === id)?.implicit && !listedNames.has(name);
+      const column: RelColumn = implicit ? { id, name, type, implicit: true } : { id, name, type, hidden: true };
       items.push({ column, expr: { kind: 'column', id, type } });
       present.add(id);
     };
@@ -455,7 +459,7 @@ class Analyzer {
       if (expr.kind === 'column' && !used.has(expr.id)) {
         const source = stage.rel.columns.find((c) => c.id === expr.id)!;
         used.add(expr.id);
-        return { column: { ...source, name, hidden: false }, expr };
+        return { column: { ...source, name, hidden: false, implicit: false }, expr };
       }
       return { column: this.column(name, expr.type), expr };
     });
@@ -700,14 +704,20 @@ class Analyzer {
       taken.add(name);
       return this.column(name, c.type, c.stored ? { stored: c.stored } : {});
     });
+    // The left side's implicit columns (its _rowId) stay addressable after the join.
+    const leftImplicit = left.rel.columns.filter((c) => c.implicit && !taken.has(c.name));
     const rel: Rel = {
       op: 'join',
       kind: op.joinKind,
-      columns: [...leftColumns, ...rightColumns],
+      columns: [...leftColumns, ...rightColumns, ...leftImplicit.map((c) => ({ ...c }))],
       left: left.rel,
       right: right.rel,
       keys,
-      sources: [...leftVisible.map((c) => ({ side: 'left' as const, id: c.id })), ...rightVisible.map((c) => ({ side: 'right' as const, id: c.id }))],
+      sources: [
+        ...leftVisible.map((c) => ({ side: 'left' as const, id: c.id })),
+        ...rightVisible.map((c) => ({ side: 'right' as const, id: c.id })),
+        ...leftImplicit.map((c) => ({ side: 'left' as const, id: c.id })),
+      ],
     };
     return { rel, order: [], explicitOrder: false, datasets: new Set([...left.datasets, ...right.datasets]) };
   }

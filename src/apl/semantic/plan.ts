@@ -36,6 +36,8 @@ export interface RelColumn {
   type: AplType;
   /** Carried along for cursors and ordering but not returned (`_time`/`_rowId` identity). */
   hidden?: boolean;
+  /** Addressable by name but left out of results and listings unless asked for (`_rowId`). */
+  implicit?: boolean;
   /** The dataset field this column reads unchanged, if any (field metadata, `array` types). */
   stored?: StoredField;
 }
