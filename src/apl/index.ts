@@ -1,11 +1,11 @@
 // The APL query engine's public face. Endpoints (REST, GraphQL) call these; nothing here
 // knows HTTP.
 //
-//   executeApl(request, deps)        -> QueryResult   APL text + request options
-//   executeLegacyQuery(name, req, deps) -> LegacyQueryResult   v1 `queryDataset` body
-//   toTabularResponse / toLegacyAplResponse / toLegacyQueryResponse -> wire shapes of v1.json
-//   encodeCursor / decodeCursor      cursors for Relay edges
-//   createDuckDBRunner / registerAplFunctions   the runner over DuckDB
+//   executeApl(request, deps)               -> QueryResult (APL text + request options)
+//   toTabularResponse / toLegacyAplResponse -> the two `queryApl` wire shapes of v1.json
+//   executeLegacyQuery(dataset, body, deps) -> the `queryDataset` wire shape of v1.json
+//   encodeCursor / decodeCursor             -> cursors for Relay edges (QueryResult.events)
+//   runnerOver(eventStore), registerAplFunctions, createDuckDBRunner -> runners over DuckDB
 export { type AplRequest, DEFAULT_PAGE_SIZE, type EngineDeps, executeApl, executeQuery, prepareQuery } from './execution/execute';
 export type { QueryResult, QueryStatus, ResultTable, ResultField, EventRows, FieldMeta } from './execution/result';
 export type { QueryRunner, RowValue, RunOptions } from './execution/runner';
