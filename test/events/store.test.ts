@@ -157,6 +157,22 @@ describe('field limit', () => {
   });
 });
 
+describe('field limit with one new field per event', () => {
+  it('stores the events that fit, in order, and fails the rest', async () => {
+    const h = await open({ maxFields: 100 });
+    const dataset = await h.createDataset('sparse');
+    await h.ingest.ingest(dataset, ndjson([{ common: 0 }]));
+    const events = Array.from({ length: 5000 }, (_, i) => ({ common: i, [`key${i}`]: i }));
+    const status = await h.ingest.ingest(dataset, ndjson(events));
+    expect(status.ingested).toBe(99);
+    expect(status.failed).toBe(4901);
+    expect(status.failures[0]!.error).toBe(`adding field "key99" would pass the dataset's limit of 100 fields`);
+    expect(h.registry.userColumns(dataset.tableName)).toHaveLength(100);
+    const [row] = await h.rows(`SELECT count(*) AS n, max(common) AS last, max("key98") AS k FROM ${dataset.tableName}`);
+    expect(row).toEqual({ n: 100n, last: 98n, k: 98n });
+  });
+});
+
 describe('trim and vacuum', () => {
   it('deletes events older than the cut, then vacuum drops fields no event holds', async () => {
     const h = await open();

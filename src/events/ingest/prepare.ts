@@ -24,6 +24,9 @@ export interface BatchField {
   values: (FieldValue | undefined)[];
   /** False when no stored event holds a value (the field came only from failed events). */
   present: boolean;
+  /** First and last rows that may hold a value: every other row holds none. */
+  firstRow: number;
+  lastRow: number;
 }
 
 export interface EventFailure {
@@ -139,7 +142,10 @@ export class BatchBuilder {
       const index = scope.leaves.get(key) ?? this.leaf(scope, key);
       const stored: FieldValue =
         typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) ? value : String(value);
-      this.fields[index]!.values[this.row] = stored;
+      const field = this.fields[index]!;
+      field.values[this.row] = stored;
+      if (field.firstRow < 0) field.firstRow = this.row;
+      field.lastRow = this.row;
       this.touched.push(index);
       this.touchedTypes.push(fieldTypeOf(stored));
     }
@@ -164,7 +170,7 @@ export class BatchBuilder {
     let index = this.byName.get(name);
     if (index === undefined) {
       index = this.fields.length;
-      this.fields.push({ name, type: 'string', values: [], present: false });
+      this.fields.push({ name, type: 'string', values: [], present: false, firstRow: -1, lastRow: -1 });
       this.byName.set(name, index);
     }
     scope.leaves.set(key, index);

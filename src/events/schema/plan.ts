@@ -2,8 +2,7 @@
 // (and their column names), which columns must widen, and which events would pass the
 // dataset's field limit and so fail. The common case (no limit reached) looks at each field of
 // the batch once; only when the limit bites are events looked at one by one.
-import type { BatchField, PreparedBatch } from '../ingest/prepare';
-import { fieldTypeOf } from '../ingest/prepare';
+import { type BatchField, type FieldValue, fieldTypeOf, type PreparedBatch } from '../ingest/prepare';
 import { type FieldType, widenFieldType } from '../layout';
 import type { NewColumn, StoredColumn } from '../store/event-store';
 
@@ -45,7 +44,7 @@ function limitMessage(names: string[], maxFields: number): string {
 function rejectRowsPastLimit(batch: PreparedBatch, fresh: BatchField[], room: number, maxFields: number): Map<number, string> {
   const freshOfRow = new Map<number, BatchField[]>();
   for (const field of fresh) {
-    for (let row = 0; row < batch.rowCount; row++) {
+    for (let row = field.firstRow; row <= field.lastRow; row++) {
       if (field.values[row] === undefined) continue;
       const list = freshOfRow.get(row);
       if (list) list.push(field);
@@ -67,21 +66,36 @@ function rejectRowsPastLimit(batch: PreparedBatch, fresh: BatchField[], room: nu
   return rejected;
 }
 
-/** Removes rejected rows from every field and retypes the fields from the values left. */
+/**
+ * Removes rejected rows from every field and retypes the fields from the values left. Each
+ * field is visited only between its first and last rows, so a batch of many sparse fields
+ * (say, one new field per event) costs what it holds, not fields times rows.
+ */
 function dropRows(batch: PreparedBatch, rejected: Map<number, string>): { rowCount: number; times: bigint[]; fields: BatchField[] } {
-  const kept: number[] = [];
-  for (let row = 0; row < batch.rowCount; row++) if (!rejected.has(row)) kept.push(row);
-  const fields = batch.fields.map((field) => {
-    const values = kept.map((row) => field.values[row]);
+  const newRow = new Array<number>(batch.rowCount);
+  const times: bigint[] = [];
+  for (let row = 0; row < batch.rowCount; row++) {
+    newRow[row] = rejected.has(row) ? -1 : times.length;
+    if (newRow[row]! >= 0) times.push(batch.times[row]!);
+  }
+  const fields = batch.fields.map((field): BatchField => {
+    const values: (FieldValue | undefined)[] = [];
     let type: FieldType | undefined;
-    for (const value of values) {
-      if (value === undefined) continue;
+    let firstRow = -1;
+    let lastRow = -1;
+    for (let row = Math.max(field.firstRow, 0); row <= field.lastRow; row++) {
+      const value = field.values[row];
+      const to = newRow[row]!;
+      if (value === undefined || to < 0) continue;
+      values[to] = value;
+      if (firstRow < 0) firstRow = to;
+      lastRow = to;
       const valueType = fieldTypeOf(value);
       type = type === undefined ? valueType : widenFieldType(type, valueType);
     }
-    return { name: field.name, type: type ?? field.type, values, present: type !== undefined };
+    return { name: field.name, type: type ?? field.type, values, present: type !== undefined, firstRow, lastRow };
   });
-  return { rowCount: kept.length, times: kept.map((row) => batch.times[row]!), fields };
+  return { rowCount: times.length, times, fields };
 }
 
 export function planSchema(columns: readonly StoredColumn[], userFieldCount: number, batch: PreparedBatch, maxFields: number): SchemaPlan {
