@@ -161,9 +161,7 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
 
 // A plain keep-alive HTTP client: lighter than fetch, so the client steals less CPU from the
 // server on a small machine.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-
-function post(port: number, pathname: string, body: Buffer): Promise<{ status: number; text: string }> {
+function post(agent: http.Agent, port: number, pathname: string, body: Buffer): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
@@ -197,6 +195,7 @@ async function httpTarget(): Promise<Target> {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitForHealth(url, child);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
   return {
     label: 'HTTP (server child process, NDJSON POST /v1/datasets/:dataset/ingest)',
@@ -209,7 +208,7 @@ async function httpTarget(): Promise<Target> {
       if (!response.ok) throw new Error(`creating dataset ${name}: ${response.status} ${await response.text()}`);
     },
     async ingest(dataset, body) {
-      const { status, text } = await post(port, `/v1/datasets/${dataset}/ingest`, body);
+      const { status, text } = await post(agent, port, `/v1/datasets/${dataset}/ingest`, body);
       if (status !== 200) throw new Error(`ingest: ${status} ${text}`);
       return (JSON.parse(text) as { ingested: number }).ingested;
     },
@@ -257,25 +256,33 @@ async function main() {
     }
   }
 
+  const matrix = await target.finish();
+  const matrixEvents = EVENTS * BATCH_SIZES.length * CLIENTS.length;
+  report('the runs above', matrix, matrixEvents);
+
   if (MEMORY_EVENTS > 0) {
-    console.log(`\nIngesting ${MEMORY_EVENTS.toLocaleString('en-US')} events (batches of 10,000, 4 clients) into one dataset...`);
-    await target.createDataset('bench-memory');
-    const chunk = makeEvents(100_000, 7);
-    const bodies = ndjsonBatches(chunk, 10_000);
+    // A fresh server that does nothing but take MEMORY_EVENTS events into one dataset.
+    const fresh = serviceMode ? await serviceTarget() : await httpTarget();
+    console.log(`\nA fresh server ingesting ${MEMORY_EVENTS.toLocaleString('en-US')} events (batches of 10,000, 4 clients) into one dataset...`);
+    await fresh.createDataset('bench-memory');
+    const bodies = ndjsonBatches(makeEvents(100_000, 7), 10_000);
     let sent = 0;
     const started = performance.now();
     while (sent < MEMORY_EVENTS) {
       const round = bodies.slice(0, Math.min(bodies.length, Math.ceil((MEMORY_EVENTS - sent) / 10_000)));
-      await drive(round, 10_000, 4, (body) => target.ingest('bench-memory', body));
+      await drive(round, 10_000, 4, (body) => fresh.ingest('bench-memory', body));
       sent += round.length * 10_000;
     }
     const rate = sent / ((performance.now() - started) / 1000);
     console.log(`${formatRate(rate)} events/s over the whole run`);
+    report('this run', await fresh.finish(), sent);
   }
-  const { diskBytes, peakRss } = await target.finish();
-  const stored = EVENTS * BATCH_SIZES.length * CLIENTS.length + MEMORY_EVENTS;
-  console.log(`Disk: ${(diskBytes / 1024 / 1024).toFixed(1)} MB for ${stored.toLocaleString('en-US')} events = ${(diskBytes / stored).toFixed(1)} bytes per event (after checkpoint)`);
-  if (peakRss) console.log(`Peak RSS of the ${serviceMode ? 'benchmark process' : 'server process'}: ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+}
+
+function report(what: string, { diskBytes, peakRss }: { diskBytes: number; peakRss?: number }, events: number) {
+  const disk = `${(diskBytes / 1024 / 1024).toFixed(1)} MB on disk for ${events.toLocaleString('en-US')} events = ${(diskBytes / events).toFixed(1)} bytes per event (after checkpoint)`;
+  const rss = peakRss ? `; peak RSS of the ${serviceMode ? 'benchmark process' : 'server process'}: ${(peakRss / 1024 / 1024).toFixed(0)} MB` : '';
+  console.log(`After ${what}: ${disk}${rss}`);
 }
 
 await main();

@@ -94,7 +94,13 @@ export class EventStore {
 
   static async open(databasePath: string, options: EventStoreOptions = {}): Promise<EventStore> {
     if (databasePath !== ':memory:') mkdirSync(path.dirname(databasePath), { recursive: true });
-    const config: Record<string, string> = { memory_limit: options.memoryLimit ?? '256MB' };
+    const config: Record<string, string> = {
+      memory_limit: options.memoryLimit ?? '256MB',
+      // Give freed memory back to the system promptly rather than keeping it cached for reuse:
+      // the server shares its machine, and ingest frees as much as it allocates.
+      allocator_background_threads: 'true',
+      allocator_flush_threshold: '16MB',
+    };
     if (options.threads) config.threads = String(options.threads);
     const instance = await DuckDBInstance.create(databasePath, config);
     const writers = new ConnectionPool(instance, options.writeConnections ?? 4);
