@@ -1,0 +1,150 @@
+// Query speed through the HTTP endpoint: the four reference questions and a 10-page cursor walk
+// over 1,000,000 events (twelve fields, 24 hours) ingested through the API, each timed as
+//   - HTTP: POST /v1/datasets/_apl?format=tabular on the running server (request, JSON answer),
+//   - engine: the same query through the query service in the same process (no HTTP),
+//   - SQL: the same question as a hand-written DuckDB statement on the same store,
+// in the same run. Reported: medians after warm-up and the HTTP / SQL ratio (target <= 1.3).
+//
+//   npm run bench:query
+//   BENCH_EVENTS=200000 BENCH_RUNS=9 npm run bench:query
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { quoteIdentifier } from '../src/events/layout';
+import { makeEvents, ndjsonBody } from './ingest-events';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const BATCH = 10_000;
+const TOKEN = 'xapt-bench-query-token-000000000000';
+const START_MS = Date.parse('2024-01-01T00:00:00Z');
+const SPAN_MS = 24 * 3_600_000;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-query-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_TOKEN: TOKEN, MODEL_CATALOG_SOURCE: '/nonexistent', QUERY_TIMEOUT_MS: '120000' });
+  const app = await createApp(config);
+  const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+  try {
+    await fetch(`${url}/v2/datasets`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench' }) });
+    const started = performance.now();
+    for (let offset = 0, batch = 0; offset < EVENTS; offset += BATCH, batch++) {
+      const events = makeEvents(Math.min(BATCH, EVENTS - offset), batch + 1);
+      events.forEach((event, i) => (event._time = new Date(START_MS + Math.floor(((offset + i) * SPAN_MS) / EVENTS)).toISOString()));
+      const response = await fetch(`${url}/v1/datasets/bench/ingest`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-ndjson' },
+        body: ndjsonBody(events).toString(),
+      });
+      const status = (await response.json()) as { ingested: number };
+      if (status.ingested !== events.length) throw new Error(`ingest failed: ${JSON.stringify(status)}`);
+    }
+    console.log(`ingested ${EVENTS.toLocaleString('en-US')} events over HTTP in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    const { services } = app;
+    const principal = services.auth.authenticate({ authorization: `Bearer ${TOKEN}`, orgId: undefined });
+    const dataset = services.datasets.get(principal, 'bench');
+    const schema = services.fields.schemaOf(dataset);
+    const table = quoteIdentifier(schema.table);
+    const col = (name: string) => quoteIdentifier(schema.fields.find((field) => field.name === name)!.column);
+    const window = { startTime: new Date(START_MS).toISOString(), endTime: new Date(START_MS + SPAN_MS).toISOString() };
+
+    // A keep-alive node:http client: fetch() in the same process would add its own overhead.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const { port } = new URL(url);
+    const viaHttp = (apl: string, cursor?: string) =>
+      new Promise<{ status: { minCursor?: string } }>((resolve, reject) => {
+        const body = JSON.stringify({ apl, ...window, ...(cursor ? { cursor } : {}) });
+        const request = http.request(
+          { host: '127.0.0.1', port, path: '/v1/datasets/_apl?format=tabular', method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => {
+              const text = Buffer.concat(chunks).toString();
+              if (response.statusCode !== 200) reject(new Error(`${response.statusCode}: ${text}`));
+              else resolve(JSON.parse(text));
+            });
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+    const viaEngine = (apl: string, cursor?: string) => services.queries.apl(principal, { apl, ...window, ...(cursor ? { cursor } : {}) });
+    const sql = async (text: string, params?: (string | bigint)[]) => (await services.eventStore.query(text, params)).rows;
+    const windowSql = `_time BETWEEN '${window.startTime}'::TIMESTAMP_NS AND '${window.endTime}'::TIMESTAMP_NS`;
+
+    const walk = (run: (apl: string, cursor?: string) => Promise<{ status: { minCursor?: string } }>) => async () => {
+      let cursor: string | undefined;
+      for (let page = 0; page < 10; page++) cursor = (await run("['bench'] | sort by _time desc | take 1000", cursor)).status.minCursor;
+    };
+    const walkSql = async () => {
+      let last: [bigint, bigint] | undefined;
+      for (let page = 0; page < 10; page++) {
+        const after = last ? `AND (_time < make_timestamp_ns($1::BIGINT) OR (_time = make_timestamp_ns($1::BIGINT) AND _rowId < $2::BIGINT))` : '';
+        const rows = await sql(
+          `SELECT epoch_ns(_time), _rowId, * EXCLUDE (_time, _rowId) FROM ${table} WHERE ${windowSql} ${after} ORDER BY _time DESC, _rowId DESC LIMIT 1000`,
+          last ? [last[0], last[1]] : undefined,
+        );
+        const tail = rows.at(-1)!;
+        last = [BigInt(tail[0] as bigint), BigInt(tail[1] as bigint)];
+      }
+    };
+
+    const cases: { name: string; http: () => Promise<unknown>; engine: () => Promise<unknown>; sql: () => Promise<unknown> }[] = [
+      {
+        name: 'summarize count() by bin(_time, 1h)',
+        apl: "['bench'] | summarize count() by bin(_time, 1h)",
+        sql: `SELECT time_bucket(INTERVAL 1 HOUR, _time) AS t, count(*) FROM ${table} WHERE ${windowSql} GROUP BY t ORDER BY t`,
+      },
+      {
+        name: 'where status >= 500 | summarize count() by uri | top 10 by count_',
+        apl: "['bench'] | where status >= 500 | summarize count() by uri | top 10 by count_",
+        sql: `SELECT ${col('uri')}, count(*) AS c FROM ${table} WHERE ${windowSql} AND ${col('status')} >= 500 GROUP BY 1 ORDER BY c DESC LIMIT 10`,
+      },
+      {
+        name: 'where uri contains "api" | take 100',
+        apl: "['bench'] | where uri contains \"api\" | take 100",
+        sql: `SELECT * FROM ${table} WHERE ${windowSql} AND ${col('uri')} ILIKE '%api%' LIMIT 100`,
+      },
+      {
+        name: 'summarize dcount(user), percentile(duration, 99) by method',
+        apl: "['bench'] | summarize dcount(user), percentile(duration, 99) by method",
+        sql: `SELECT ${col('method')}, count(DISTINCT ${col('user')}), quantile_disc(${col('duration')}, 0.99) FROM ${table} WHERE ${windowSql} GROUP BY 1`,
+      },
+    ].map((c) => ({ name: c.name, http: () => viaHttp(c.apl), engine: () => viaEngine(c.apl), sql: () => sql(c.sql) }));
+    cases.push({ name: '10-page cursor walk (1000 rows a page)', http: walk(viaHttp), engine: walk(viaEngine), sql: walkSql });
+
+    console.log(`\n${EVENTS.toLocaleString('en-US')} events, 24 hours; median of ${RUNS} runs after warm-up\n`);
+    console.log(`${'query'.padEnd(64)} ${'SQL'.padStart(9)} ${'engine'.padStart(9)} ${'HTTP'.padStart(9)} ${'HTTP/SQL'.padStart(9)}`);
+    for (const c of cases) {
+      for (let i = 0; i < 5; i++) {
+        await c.sql();
+        await c.engine();
+        await c.http();
+      }
+      const times = { sql: [] as number[], engine: [] as number[], http: [] as number[] };
+      for (let i = 0; i < RUNS; i++) {
+        for (const kind of ['sql', 'engine', 'http'] as const) {
+          const t0 = performance.now();
+          await c[kind]();
+          times[kind].push(performance.now() - t0);
+        }
+      }
+      const [s, e, h] = [median(times.sql), median(times.engine), median(times.http)];
+      const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(9);
+      console.log(`${c.name.padEnd(64)} ${ms(s)} ${ms(e)} ${ms(h)} ${`${(h / s).toFixed(2)}x`.padStart(9)}`);
+    }
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
