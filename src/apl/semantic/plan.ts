@@ -90,3 +90,65 @@ export type Rel =
   | { op: 'values'; columns: RelColumn[]; rows: LiteralValue[][] };
 
 export const typeName = (type: AplType): string => (type === 'int' ? 'long' : type);
+
+/**
+ * For each plan node, the ids of its output columns that something above it reads (the root
+ * must produce `outputs`). A scan or projection may leave out every other column, so a query
+ * over a wide dataset reads only the fields it uses. Nodes whose SQL keeps all their columns
+ * (aggregate, union, join) require everything their expressions read.
+ */
+export function requiredColumns(root: Rel, outputs: readonly RelColumn[]): Map<Rel, Set<string>> {
+  const required = new Map<Rel, Set<string>>();
+  const readsOf = (exprs: TExpr[], into = new Set<string>()): Set<string> => {
+    const visit = (expr: TExpr): void => {
+      if (expr.kind === 'column') into.add(expr.id);
+      else if (expr.kind === 'call') expr.args.forEach(visit);
+    };
+    exprs.forEach(visit);
+    return into;
+  };
+  const all = (node: Rel) => new Set(node.columns.map((column) => column.id));
+
+  const visit = (node: Rel, needed: Set<string>): void => {
+    // A node reached twice (a `let` used in two places) serves both parents.
+    const known = required.get(node);
+    if (known && [...needed].every((id) => known.has(id))) return;
+    const merged = new Set([...(known ?? []), ...needed]);
+    required.set(node, merged);
+    switch (node.op) {
+      case 'scan':
+      case 'values':
+        return;
+      case 'filter':
+        return visit(node.input, readsOf([node.predicate], new Set(merged)));
+      case 'sort':
+        return visit(node.input, readsOf(node.keys.map((key) => key.expr), new Set(merged)));
+      case 'limit':
+      case 'sample':
+        return visit(node.input, merged);
+      case 'project': {
+        const kept = node.exprs.filter((_, i) => merged.has(node.columns[i]!.id));
+        // At least one column must remain for the SQL to be valid.
+        return visit(node.input, readsOf(kept.length > 0 ? kept : node.exprs.slice(0, 1)));
+      }
+      case 'aggregate':
+        required.set(node, all(node));
+        return visit(node.input, readsOf([...node.groups, ...node.aggregates.flatMap((aggregate) => aggregate.args)]));
+      case 'union':
+        required.set(node, all(node));
+        for (const input of node.inputs) visit(input.rel, readsOf(input.exprs));
+        return;
+      case 'join': {
+        required.set(node, all(node));
+        const sides = { left: new Set<string>(), right: new Set<string>() };
+        for (const source of node.sources) sides[source.side].add(source.id);
+        readsOf(node.keys.map((key) => key.left), sides.left);
+        readsOf(node.keys.map((key) => key.right), sides.right);
+        visit(node.left, sides.left);
+        return visit(node.right, sides.right);
+      }
+    }
+  };
+  visit(root, new Set(outputs.map((column) => column.id)));
+  return required;
+}

@@ -2,7 +2,7 @@
 // node becomes a subquery whose columns are aliased by plan column id; DuckDB's optimizer
 // flattens them, pushes filters into the scans and fuses ORDER BY + LIMIT into top-N.
 import { quoteIdentifier } from '../../../events/layout';
-import type { Rel, RelColumn, TExpr } from '../../semantic/plan';
+import { type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
 import type { CompiledSql, SqlDialect, SqlValue } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, SQL_TYPE } from './expressions';
@@ -13,6 +13,18 @@ const ts = (nanos: bigint) => `make_timestamp_ns(CAST(${nanos.toString()} AS BIG
 class Generator {
   readonly params: SqlValue[] = [];
   private readonly writer = new ExprWriter(this.params, id);
+
+  /** Per node, the columns something above reads; scans and projections leave out the rest. */
+  constructor(private readonly required: Map<Rel, Set<string>>) {}
+
+  /** Positions of the node's columns to write: those required, at least one. */
+  private kept(rel: Rel): number[] {
+    const needed = this.required.get(rel);
+    const positions = rel.columns.map((_, i) => i);
+    if (!needed) return positions;
+    const kept = positions.filter((i) => needed.has(rel.columns[i]!.id));
+    return kept.length > 0 ? kept : [0];
+  }
 
   expr(expr: TExpr): string {
     return this.writer.write(expr);
@@ -25,7 +37,7 @@ class Generator {
       case 'filter':
         return `SELECT * FROM (${this.rel(rel.input)}) AS t WHERE ${this.expr(rel.predicate)}`;
       case 'project': {
-        const items = rel.columns.map((column, i) => `${this.expr(rel.exprs[i]!)} AS ${id(column.id)}`);
+        const items = this.kept(rel).map((i) => `${this.expr(rel.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
         return `SELECT ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
       }
       case 'aggregate': {
@@ -60,7 +72,7 @@ class Generator {
   }
 
   private scan(rel: Extract<Rel, { op: 'scan' }>): string {
-    const items = rel.columns.map((column) => `${quoteIdentifier(rel.sourceColumns.get(column.id)!)} AS ${id(column.id)}`);
+    const items = this.kept(rel).map((i) => `${quoteIdentifier(rel.sourceColumns.get(rel.columns[i]!.id)!)} AS ${id(rel.columns[i]!.id)}`);
     const time = quoteIdentifier(rel.sourceColumns.get(rel.timeColumnId)!);
     const rowId = quoteIdentifier(rel.sourceColumns.get(rel.rowIdColumnId)!);
     const where: string[] = [];
@@ -123,7 +135,7 @@ function outputSql(column: RelColumn): string {
 export const duckdbDialect: SqlDialect = {
   name: 'duckdb',
   compile(rel: Rel, columns: RelColumn[]): CompiledSql {
-    const generator = new Generator();
+    const generator = new Generator(requiredColumns(rel, columns));
     const body = generator.rel(rel);
     const sql = `SELECT ${columns.map(outputSql).join(', ')} FROM (${body}) AS result`;
     return { sql, params: generator.params };
