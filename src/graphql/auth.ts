@@ -5,6 +5,7 @@ import type { ApiTokenView, CreatedApiToken } from '../auth/tokens';
 import { type CurrentUser, ROLE_NAMES } from '../auth/users';
 import { DomainError } from '../errors';
 import { builder } from './builder';
+import { restBody } from './rest-body';
 
 /** Node lookups answer null for what the caller cannot see instead of failing the query. */
 export async function nullWhenMissing<T>(load: () => Promise<T> | T): Promise<T | null> {
@@ -74,15 +75,6 @@ const CreateApiTokenInput = builder.inputType('CreateApiTokenInput', {
     orgCapabilities: t.field({ type: 'JSON', description: 'As in /v2/tokens: {"datasets": ["read"], ...}' }),
   }),
 });
-
-/** GraphQL inputs carry Dates and nulls; the service takes the REST body shape. */
-function restBody(input: Record<string, unknown>) {
-  return Object.fromEntries(
-    Object.entries(input)
-      .filter(([, value]) => value !== null && value !== undefined)
-      .map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]),
-  );
-}
 
 builder.queryFields((t) => ({
   viewer: t.field({

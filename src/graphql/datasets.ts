@@ -5,6 +5,7 @@ import type { DatasetFieldView, DatasetRecord } from '../events/datasets';
 import { DomainError } from '../errors';
 import { nullWhenMissing } from './auth';
 import { builder } from './builder';
+import { restBody } from './rest-body';
 
 const DatasetFieldRef = builder.objectRef<DatasetFieldView>('DatasetField').implement({
   description: 'A field discovered in the events of a dataset, with the metadata users gave it',
@@ -68,11 +69,6 @@ const UpdateDatasetFieldInput = builder.inputType('UpdateDatasetFieldInput', {
   }),
 });
 
-/** GraphQL sends null for omitted optional inputs; the services take REST-shaped bodies. */
-function withoutNulls(input: Record<string, unknown>) {
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
-}
-
 builder.queryFields((t) => ({
   datasets: t.connection({
     type: DatasetRef,
@@ -98,12 +94,12 @@ builder.mutationFields((t) => ({
   createDataset: t.field({
     type: DatasetRef,
     args: { input: t.arg({ type: CreateDatasetInput, required: true }) },
-    resolve: (_root, { input }, context) => context.services.datasets.create(context.principal(), withoutNulls(input)),
+    resolve: (_root, { input }, context) => context.services.datasets.create(context.principal(), restBody(input)),
   }),
   updateDataset: t.field({
     type: DatasetRef,
     args: { name: t.arg.string({ required: true }), input: t.arg({ type: UpdateDatasetInput, required: true }) },
-    resolve: (_root, { name, input }, context) => context.services.datasets.update(context.principal(), name, withoutNulls(input)),
+    resolve: (_root, { name, input }, context) => context.services.datasets.update(context.principal(), name, restBody(input)),
   }),
   deleteDataset: t.field({
     type: 'String',
@@ -129,6 +125,6 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdateDatasetFieldInput, required: true }),
     },
     resolve: (_root, args, context) =>
-      context.services.datasets.updateField(context.principal(), args.dataset, args.field, withoutNulls(args.input)),
+      context.services.datasets.updateField(context.principal(), args.dataset, args.field, restBody(args.input)),
   }),
 }));

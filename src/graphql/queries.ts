@@ -5,6 +5,7 @@ import { type QueryStatus, toTabularResponse } from '../apl';
 import { invalidInput } from '../errors';
 import type { PagedEvent } from '../events/query-service';
 import { builder } from './builder';
+import { restBody } from './rest-body';
 
 const MAX_PAGE = 1000;
 const DEFAULT_PAGE = 50;
@@ -55,10 +56,8 @@ builder.queryFields((t) => ({
       variables: t.arg({ type: 'JSON' }),
     },
     resolve: async (_root, args, context) => {
-      const body = Object.fromEntries(
-        Object.entries({ apl: args.query, ...args, query: undefined }).filter(([, value]) => value !== null && value !== undefined),
-      );
-      return toTabularResponse(await context.services.queries.apl(context.principal(), body));
+      const { query, ...options } = args;
+      return toTabularResponse(await context.services.queries.apl(context.principal(), restBody({ apl: query, ...options })));
     },
   }),
   events: t.connection({
