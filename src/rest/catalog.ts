@@ -14,20 +14,15 @@ import { CONTENT_TYPE, renderCsv, renderJson, renderJsonLines } from './formats'
 
 type Row = Record<string, unknown>;
 
-/** Rendered bodies, reused until the next sync. */
-class RenderedBodies extends CatalogVersionCache<Buffer> {
-  constructor() {
-    super((body) => body.length);
-  }
-
-  body(version: number, key: string, render: () => string): Buffer {
-    return this.getOrCompute(version, key, () => Buffer.from(render()));
-  }
+interface RenderedBody {
+  body: Buffer;
+  contentType: string;
 }
 
 interface CatalogRouteOptions {
   catalog: CatalogService;
-  cache: RenderedBodies;
+  /** Rendered answers by request URL, reused until the next sync. */
+  cache: CatalogVersionCache<RenderedBody>;
 }
 
 /** Projection first, then zeros: fill-with-zeros only sees the fields that are returned. */
@@ -54,13 +49,28 @@ function readQuery(request: FastifyRequest, route: keyof typeof ROUTE_PARAMS): C
   return parseCatalogQuery(request.query, ROUTE_PARAMS[route] as readonly CatalogParam[]);
 }
 
-/** Rendering depends on the catalog version, the route, the query and, for deprecation, the day. */
-function cacheKey(parts: unknown[]): string {
-  return JSON.stringify(parts);
-}
-
-function send(reply: FastifyReply, query: CatalogQuery, body: Buffer) {
-  return reply.type(CONTENT_TYPE[query.format]).send(body);
+/**
+ * Answers from the rendered bytes of an earlier identical request when there are some: an answer
+ * depends only on the catalog version, the URL (path and parameters) and, for deprecation, the
+ * day. Otherwise parses the parameters (which refuses bad ones; refusals are never kept),
+ * renders and keeps the answer.
+ */
+function serve(
+  { catalog, cache }: CatalogRouteOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: keyof typeof ROUTE_PARAMS,
+  render: (query: CatalogQuery) => string,
+) {
+  const { version } = catalog.snapshot;
+  const key = `${catalog.today()} ${request.url}`;
+  let rendered = cache.get(version, key);
+  if (!rendered) {
+    const query = readQuery(request, route);
+    rendered = { body: Buffer.from(render(query)), contentType: CONTENT_TYPE[query.format] };
+    cache.set(version, key, rendered);
+  }
+  return reply.type(rendered.contentType).send(rendered.body);
 }
 
 /** Every catalog area is public and readable from any origin, with its own preflight route. */
@@ -71,7 +81,8 @@ async function publicArea(app: FastifyInstance) {
   app.setValidatorCompiler(() => () => true);
 }
 
-async function modelRoutes(app: FastifyInstance, { catalog, cache }: CatalogRouteOptions) {
+async function modelRoutes(app: FastifyInstance, options: CatalogRouteOptions) {
+  const { catalog } = options;
   await publicArea(app);
 
   app.get(
@@ -85,11 +96,8 @@ async function modelRoutes(app: FastifyInstance, { catalog, cache }: CatalogRout
         response: { 200: formattedResponse('The matching models', { type: 'array', items: modelSchema }), 400: errorResponse('Invalid parameter') },
       },
     },
-    async (request, reply) => {
-      const query = readQuery(request, 'models');
-      const { snapshot } = catalog;
-      const key = cacheKey(['models', query, query.deprecated === undefined ? '' : catalog.today()]);
-      const body = cache.body(snapshot.version, key, () => {
+    async (request, reply) =>
+      serve(options, request, reply, 'models', (query) => {
         const models = catalog.listModels({
           prefixes: query.prefixes,
           providers: query.providers,
@@ -101,18 +109,11 @@ async function modelRoutes(app: FastifyInstance, { catalog, cache }: CatalogRout
           models.map((model) => shape(model, query)),
           query,
         );
-      });
-      return send(reply, query, body);
-    },
+      }),
   );
 
-  const oneModel = async (id: string, request: FastifyRequest, reply: FastifyReply) => {
-    const query = readQuery(request, 'model');
-    const body = cache.body(catalog.snapshot.version, cacheKey(['model', id, query]), () =>
-      renderOne(shape(catalog.getModel(id), query), query),
-    );
-    return send(reply, query, body);
-  };
+  const oneModel = async (id: string, request: FastifyRequest, reply: FastifyReply) =>
+    serve(options, request, reply, 'model', (query) => renderOne(shape(catalog.getModel(id), query), query));
   const modelSchemaFor = (hide: boolean) => ({
     hide,
     tags: ['Models'],
@@ -132,7 +133,8 @@ async function modelRoutes(app: FastifyInstance, { catalog, cache }: CatalogRout
   );
 }
 
-async function providerRoutes(app: FastifyInstance, { catalog, cache }: CatalogRouteOptions) {
+async function providerRoutes(app: FastifyInstance, options: CatalogRouteOptions) {
+  const { catalog } = options;
   await publicArea(app);
 
   app.get(
@@ -150,9 +152,8 @@ async function providerRoutes(app: FastifyInstance, { catalog, cache }: CatalogR
         },
       },
     },
-    async (request, reply) => {
-      const query = readQuery(request, 'providers');
-      const body = cache.body(catalog.snapshot.version, cacheKey(['providers', query]), () => {
+    async (request, reply) =>
+      serve(options, request, reply, 'providers', (query) => {
         const providers = catalog.listProviders(query.providerFilter);
         if (query.format === 'json') {
           const grouped: Record<string, Row[]> = {};
@@ -162,9 +163,7 @@ async function providerRoutes(app: FastifyInstance, { catalog, cache }: CatalogR
         const rows = providers.flatMap((provider) => provider.models.map((model) => ({ provider: provider.id, ...shape(model, query) })));
         if (query.format === 'jsonl') return renderJsonLines(rows);
         return renderCsv(rows, query.project.length > 0 ? ['provider', ...query.project] : undefined, query.headers);
-      });
-      return send(reply, query, body);
-    },
+      }),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -182,17 +181,13 @@ async function providerRoutes(app: FastifyInstance, { catalog, cache }: CatalogR
         },
       },
     },
-    async (request, reply) => {
-      const query = readQuery(request, 'provider');
-      const { id } = request.params;
-      const body = cache.body(catalog.snapshot.version, cacheKey(['provider', id, query]), () =>
+    async (request, reply) =>
+      serve(options, request, reply, 'provider', (query) =>
         renderRows(
-          catalog.getProvider(id).models.map((model) => shape(model, query)),
+          catalog.getProvider(request.params.id).models.map((model) => shape(model, query)),
           query,
         ),
-      );
-      return send(reply, query, body);
-    },
+      ),
   );
 }
 
@@ -217,7 +212,8 @@ function metadataRow(metadata: ReturnType<CatalogService['metadata']>): Row {
   return row;
 }
 
-async function metadataRoutes(app: FastifyInstance, { catalog, cache }: CatalogRouteOptions) {
+async function metadataRoutes(app: FastifyInstance, options: CatalogRouteOptions) {
+  const { catalog } = options;
   await publicArea(app);
 
   app.get(
@@ -231,21 +227,21 @@ async function metadataRoutes(app: FastifyInstance, { catalog, cache }: CatalogR
         response: { 200: formattedResponse('The catalog metadata', metadataSchema), 400: errorResponse('Invalid parameter') },
       },
     },
-    async (request, reply) => {
-      const query = readQuery(request, 'metadata');
-      const body = cache.body(catalog.snapshot.version, cacheKey(['metadata', query, catalog.today()]), () => {
+    async (request, reply) =>
+      serve(options, request, reply, 'metadata', (query) => {
         const metadata = catalog.metadata();
         if (query.format === 'json') return renderJson(metadata, query.pretty);
         if (query.format === 'jsonl') return renderJsonLines([metadata]);
         return renderCsv([metadataRow(metadata)], undefined, query.headers);
-      });
-      return send(reply, query, body);
-    },
+      }),
   );
 }
 
 export async function catalogRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  const options: CatalogRouteOptions = { catalog: services.catalog, cache: new RenderedBodies() };
+  const options: CatalogRouteOptions = {
+    catalog: services.catalog,
+    cache: new CatalogVersionCache<RenderedBody>((rendered) => rendered.body.length),
+  };
   await app.register(modelRoutes, { ...options, prefix: '/api/v1/models' });
   await app.register(providerRoutes, { ...options, prefix: '/api/v1/providers' });
   await app.register(metadataRoutes, { ...options, prefix: '/api/v1/metadata' });
