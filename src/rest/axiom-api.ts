@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { credentialsFrom } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
 import { datasetRoutesV1 } from './datasets-v1';
+import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
 import { queryRoutes } from './query';
@@ -31,6 +32,10 @@ export function headerReader(request: FastifyRequest) {
 export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   const { services } = options;
   app.decorateRequest('principal', null as unknown as Principal);
+  // Every route here needs a token; say so in the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, security: [{ [BEARER_AUTH]: [] }] };
+  });
   app.addHook('onRequest', async (request) => {
     request.errorStyle = 'axiom';
     request.principal = services.auth.authenticate(credentialsFrom(headerReader(request)));

@@ -10,11 +10,23 @@ const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.me
   description: string;
 };
 
+/** The security scheme of every route that needs a token. */
+export const BEARER_AUTH = 'bearerAuth';
+
 export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: manifest.name, version: manifest.version, description: manifest.description },
+      components: {
+        securitySchemes: {
+          [BEARER_AUTH]: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A personal token (xapt-...) or an API token (xaat-...): Authorization: Bearer <token>',
+          },
+        },
+      },
     },
   });
 

@@ -248,4 +248,19 @@ describe('GET /openapi.json', () => {
     const metadata = document.paths['/api/v1/metadata'].get;
     expect(metadata.parameters.map((parameter: any) => parameter.name)).toEqual(['format', 'headers', 'pretty']);
   });
+
+  it('describes the token-protected API too, with its bearer security scheme', async () => {
+    const document = await json('/openapi.json');
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const [path, method] of [
+      ['/v2/datasets', 'post'],
+      ['/v1/datasets/{dataset}/ingest', 'post'],
+      ['/v1/datasets/_apl', 'post'],
+      ['/v2/tokens/{id}/regenerate', 'post'],
+      ['/api/v1/datasets/{dataset}/query', 'post'],
+    ] as const) {
+      expect(document.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+    }
+    expect(document.paths['/api/v1/models'].get.security).toBeUndefined();
+  });
 });
