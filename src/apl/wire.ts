@@ -60,14 +60,17 @@ export function resultRows(result: QueryResult): Record<string, unknown>[] {
   return rows;
 }
 
-/** Events (or plain rows) as legacy `matches`. */
+/**
+ * Events (or plain rows) as legacy `matches`. `data` holds the fields an event has: columns are
+ * shared by all events of a dataset, and a null there means the event lacked the field.
+ */
 export function toMatches(result: QueryResult): Entry[] {
   if (result.aggregation) return [];
   const rows = resultRows(result);
   const fallbackTime = formatDateTime(result.window.startNanos ?? 0n);
   return rows.map((row, i) => {
     const data: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(row)) if (!SYSTEM.has(name)) data[name] = value;
+    for (const [name, value] of Object.entries(row)) if (value !== null && !SYSTEM.has(name)) data[name] = value;
     const events = result.events;
     return {
       _time: events ? formatDateTime(events.time[i]!) : String(row._time ?? fallbackTime),

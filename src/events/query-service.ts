@@ -10,15 +10,14 @@ import {
   encodeCursor,
   type EngineDeps,
   executeApl,
-  formatDateTime,
   executeLegacyQuery,
   type LegacyQueryRequest,
   type LegacyQueryResponse,
   type QueryResult,
   parseExpression,
   registerAplFunctions,
-  resultRows,
   runnerOver,
+  toMatches,
 } from '../apl';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
@@ -78,8 +77,6 @@ export interface EventsPage {
   /** More events lie beyond the last one in the walking direction. */
   hasMore: boolean;
 }
-
-const IDENTITY_FIELDS = new Set(['_time', '_sysTime', '_rowId']);
 
 export class QueryService {
   private readonly runner: EngineDeps['runner'];
@@ -174,15 +171,15 @@ export class QueryService {
       this.deps(principal),
     );
     const identity = result.events!;
-    const rows = resultRows(result);
-    const events = rows.slice(0, request.limit).map((row, i) => ({
+    const matches = toMatches(result);
+    const events = matches.slice(0, request.limit).map((match, i) => ({
       cursor: encodeCursor({ timeNanos: identity.time[i]!, rowId: identity.rowId[i]! }, this.cursorKey),
-      time: formatDateTime(identity.time[i]!),
-      sysTime: formatDateTime(identity.sysTime[i]!),
-      rowId: identity.rowId[i]!.toString(),
-      data: Object.fromEntries(Object.entries(row).filter(([name]) => !IDENTITY_FIELDS.has(name))),
+      time: match._time,
+      sysTime: match._sysTime,
+      rowId: match._rowId,
+      data: match.data,
     }));
-    return { events, hasMore: rows.length > request.limit };
+    return { events, hasMore: matches.length > request.limit };
   }
 
   /** Runs a legacy query request against one dataset. */

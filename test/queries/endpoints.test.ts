@@ -56,6 +56,15 @@ describe('query endpoints', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });
 
+  it('lists in legacy matches and GraphQL events only the fields each event has', async () => {
+    await axiom.datasets.create({ name: 'sparse' });
+    await axiom.ingestRaw('sparse', JSON.stringify([{ a: 1 }, { b: 'two', n: { c: true } }]));
+    const legacy = (await axiom.query("['sparse'] | order by _time asc", { format: 'legacy' } as any)) as any;
+    expect(legacy.matches.map((match: any) => match.data)).toEqual([{ a: 1 }, { b: 'two', 'n.c': true }]);
+    const graphql = await server.graphql('{ events(dataset: "sparse", last: 2) { edges { node { data } } } }');
+    expect(graphql.data.events.edges.map((edge: any) => edge.node.data)).toEqual([{ b: 'two', 'n.c': true }, { a: 1 }]);
+  });
+
   it('answers queryLegacy() with buckets per group', async () => {
     const result = await axiom.queryLegacy('http-logs', {
       startTime: new Date(now - 2 * HOUR).toISOString(),
