@@ -11,6 +11,7 @@ import type { Services } from '../services';
 import { type CatalogParam, type CatalogQuery, parseCatalogQuery, querystringSchema, requestedFormat, ROUTE_PARAMS } from './catalog-params';
 import { errorResponse, formattedResponse, metadataSchema, modelSchema } from './catalog-schemas';
 import { CONTENT_TYPE, renderCsv, renderJson, renderJsonLines } from './formats';
+import { pathParams } from './path-params';
 
 type Row = Record<string, unknown>;
 
@@ -119,7 +120,7 @@ async function modelRoutes(app: FastifyInstance, options: CatalogRouteOptions) {
     tags: ['Models'],
     summary: 'Get a model',
     description: 'Ids that contain slashes (openrouter/openai/gpt-4o) may be given percent-encoded or as they are.',
-    params: { type: 'object', properties: { id: { type: 'string', description: 'Model id' } }, required: ['id'] },
+    params: pathParams({ id: 'Model id' }),
     querystring: querystringSchema(ROUTE_PARAMS.model),
     response: { 200: formattedResponse('The model', modelSchema), 400: errorResponse('Invalid parameter'), 404: errorResponse('Model not found') },
   });
@@ -172,7 +173,7 @@ async function providerRoutes(app: FastifyInstance, options: CatalogRouteOptions
       schema: {
         tags: ['Providers'],
         summary: "List a provider's models",
-        params: { type: 'object', properties: { id: { type: 'string', description: 'Provider id' } }, required: ['id'] },
+        params: pathParams({ id: 'Provider id' }),
         querystring: querystringSchema(ROUTE_PARAMS.provider),
         response: {
           200: formattedResponse("The provider's models", { type: 'array', items: modelSchema }),

@@ -1,14 +1,11 @@
 // Axiom v1 datasets: list, get, create, update, delete, trim (DatasetSpec shapes).
 import type { FastifyInstance } from 'fastify';
 import type { DatasetRecord } from '../events/datasets';
+import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
 const tags = ['datasets (v1)'];
-const nameParam = {
-  type: 'object',
-  properties: { dataset: { type: 'string', description: 'Unique name of the dataset' } },
-  required: ['dataset'],
-} as const;
+const nameParam = pathParams({ dataset: 'Unique name of the dataset' });
 
 export function datasetSpecV1(dataset: DatasetRecord) {
   return {

@@ -2,14 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { DatasetRecord, DatasetService } from '../events/datasets';
+import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
 const tags = ['datasets (v2)'];
-const idParam = {
-  type: 'object',
-  properties: { id: { type: 'string', description: 'Dataset name' } },
-  required: ['id'],
-} as const;
+const idParam = pathParams({ id: 'Dataset name' });
 
 export function datasetV2(dataset: DatasetRecord, principal: Principal, datasets: DatasetService) {
   return {

@@ -7,6 +7,7 @@ import { invalidInput } from '../errors';
 import { type IngestOptions, parseCsvFieldsHeader, parseLabelsHeader } from '../events/ingest/ingest-service';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { headerReader } from './axiom-api';
+import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
 const tags = ['ingest'];
@@ -32,11 +33,7 @@ const legacyQuerystring = {
   properties: { ...querystring.properties, dataset: { type: 'string', description: 'Dataset to ingest into' } },
 } as const;
 
-const datasetParam = {
-  type: 'object',
-  properties: { dataset: { type: 'string', description: 'Name of the dataset' } },
-  required: ['dataset'],
-} as const;
+const datasetParam = pathParams({ dataset: 'Name of the dataset' });
 
 function ingestOptionsOf(request: FastifyRequest<{ Querystring: IngestQuery }>): IngestOptions {
   const header = headerReader(request);

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { toLegacyAplResponse, toTabularResponse } from '../apl';
 import { invalidInput } from '../errors';
+import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
 const tags = ['queries'];
@@ -60,7 +61,7 @@ export async function queryRoutes(app: FastifyInstance, { services }: RouteOptio
       schema: {
         tags,
         summary: 'Run a legacy query (filter tree, aggregations, groupBy, resolution) against one dataset',
-        params: { type: 'object', properties: { dataset: { type: 'string' } }, required: ['dataset'] },
+        params: pathParams({ dataset: 'Name of the dataset' }),
       },
     },
     async (request) => queries.legacy(request.principal, request.params.dataset, request.body),
