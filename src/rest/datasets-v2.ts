@@ -3,18 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { DatasetRecord, DatasetService } from '../events/datasets';
 import { pathParams } from './path-params';
+import { datasetSpecV1 } from './datasets-v1';
 import type { RouteOptions } from './routes';
 
 const tags = ['datasets (v2)'];
 const idParam = pathParams({ id: 'Dataset name' });
 
+/** v2 describes a dataset as v1 does, plus its kind, retention and the caller's write access. */
 export function datasetV2(dataset: DatasetRecord, principal: Principal, datasets: DatasetService) {
   return {
-    id: dataset.name,
-    name: dataset.name,
-    description: dataset.description,
-    who: dataset.createdBy,
-    created: dataset.createdAt.toISOString(),
+    ...datasetSpecV1(dataset),
     updatedAt: dataset.updatedAt.toISOString(),
     kind: dataset.kind,
     retentionDays: dataset.retentionDays,
