@@ -1,6 +1,7 @@
 import { DuckDBScalarFunction, DuckDBTimestampNanosecondsValue, VARCHAR } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors';
+import { Timespan } from '../../src/events/ingest/timespan';
 import type { DatasetRef } from '../../src/events/schema/field-registry';
 import { type EventsHarness, openEventsHarness } from './harness';
 
@@ -107,6 +108,45 @@ describe('schema evolution', () => {
     expect(rows[0]!.s).toBe(rows[1]!.s);
     expect(rows[0]!.s as bigint).toBeGreaterThanOrEqual(before - 1_000_000n);
     expect(rows[1]!._rowId).toBe((rows[0]!._rowId as bigint) + 1n);
+  });
+});
+
+describe('timespans', () => {
+  it('stores them as nanoseconds in a column whose comment says timespan, and reads that back after a restart', async () => {
+    const first = await openEventsHarness();
+    const dataset = await first.createDataset('spans');
+    await first.ingest.ingestEvents(dataset, [
+      { duration: Timespan.of(1500, 'us'), Duration: Timespan.of(2, 's') },
+      { duration: Timespan.of(-3n), count: 1 },
+    ]);
+    expect(userFields(first, dataset)).toEqual(['duration:timespan@duration', 'Duration:timespan@Duration#2', 'count:integer@count']);
+    expect(registryRows(first, dataset)).toEqual(['Duration:timespan@Duration#2', 'count:integer@count', 'duration:timespan@duration']);
+    const columns = await first.rows(`SELECT column_name, data_type, comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND NOT starts_with(column_name, '_')`);
+    expect(columns).toEqual([
+      { column_name: 'duration', data_type: 'BIGINT', comment: '{"field":"duration","type":"timespan"}' },
+      { column_name: 'Duration#2', data_type: 'BIGINT', comment: '{"field":"Duration","type":"timespan"}' },
+      { column_name: 'count', data_type: 'BIGINT', comment: null },
+    ]);
+    expect(await first.rows(`SELECT duration, "Duration#2" FROM ${dataset.tableName} ORDER BY _rowId`)).toEqual([
+      { duration: 1_500_000n, 'Duration#2': 2_000_000_000n },
+      { duration: -3n, 'Duration#2': null },
+    ]);
+    await first.close();
+
+    const second = await open({ dir: first.dir });
+    expect(userFields(second, dataset)).toEqual(['duration:timespan@duration', 'Duration:timespan@Duration#2', 'count:integer@count']);
+  });
+
+  it('widens a timespan field that meets other types to string, timespans as their duration text', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('spanmix');
+    await h.ingest.ingestEvents(dataset, [{ took: Timespan.of(90, 's') }, { took: Timespan.of(250, 'ms') }]);
+    await h.ingest.ingestEvents(dataset, [{ took: 'slow' }, { took: Timespan.of(1500n) }]);
+    expect(userFields(h, dataset)).toEqual(['took:string@took']);
+    expect(registryRows(h, dataset)).toEqual(['took:string@took']);
+    expect((await h.rows(`SELECT took FROM ${dataset.tableName} ORDER BY _rowId`)).map((row) => row.took)).toEqual(['1m30s', '250ms', 'slow', '1.5µs']);
+    const [column] = await h.rows(`SELECT comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND column_name = 'took'`);
+    expect(column).toEqual({ comment: null });
   });
 });
 

@@ -10,10 +10,14 @@ import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD, widenFieldTyp
 import type { TimeLayoutParser } from './go-time-layout';
 import { MAX_EVENT_BYTES, MAX_FIELD_NAME_BYTES } from './limits';
 import type { RawEvent } from './parse-body';
+import { Timespan } from './timespan';
 import { abbreviate, InvalidTimeError, parseTimeValue } from './timestamp';
 
-/** A stored value: text, number, boolean, or an array (kept whole, stored as JSON). */
-export type FieldValue = string | number | boolean | unknown[];
+/**
+ * A stored value: text, number, boolean, an array (kept whole, stored as JSON), or a timespan
+ * (which only format parsers produce; see timespan.ts).
+ */
+export type FieldValue = string | number | boolean | unknown[] | Timespan;
 
 export interface BatchField {
   /** The flattened name (`req.method`). */
@@ -69,7 +73,7 @@ export function fieldTypeOf(value: FieldValue): FieldType {
     case 'number':
       return Number.isInteger(value) && value >= -INT64_LIMIT && value < INT64_LIMIT ? 'integer' : 'float';
     default:
-      return 'array';
+      return value instanceof Timespan ? 'timespan' : 'array';
   }
 }
 
@@ -135,13 +139,13 @@ export class BatchBuilder {
       const value = object[key];
       if (value === null || value === undefined) continue;
       if (scope === this.root && (key === TIME_FIELD || key === SYS_TIME_FIELD || key === ROW_ID_FIELD)) continue;
-      if (typeof value === 'object' && !Array.isArray(value)) {
+      if (typeof value === 'object' && !Array.isArray(value) && !(value instanceof Timespan)) {
         this.flatten(value as RawEvent, scope.children.get(key) ?? this.childScope(scope, key));
         continue;
       }
       const index = scope.leaves.get(key) ?? this.leaf(scope, key);
       const stored: FieldValue =
-        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) ? value : String(value);
+        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'object' ? (value as FieldValue) : String(value);
       const field = this.fields[index]!;
       field.values[this.row] = stored;
       if (field.firstRow < 0) field.firstRow = this.row;
