@@ -14,8 +14,10 @@
 // - A timespan is stored as its signed nanosecond count (BIGINT), the form the query engine
 //   computes with. DuckDB's type alone cannot tell it from an integer, so the column's comment
 //   records the field type wherever the DuckDB type does not say it (see `columnComment`).
+// - A map field (declared per dataset) keeps the object an event holds under its name whole, as
+//   JSON, instead of flattening it into one field per key: type `map`, whatever it holds.
 
-export type FieldType = 'string' | 'integer' | 'float' | 'boolean' | 'array' | 'datetime' | 'timespan';
+export type FieldType = 'string' | 'integer' | 'float' | 'boolean' | 'array' | 'datetime' | 'timespan' | 'map';
 
 export const DUCKDB_TYPE_OF: Record<FieldType, string> = {
   string: 'VARCHAR',
@@ -25,6 +27,7 @@ export const DUCKDB_TYPE_OF: Record<FieldType, string> = {
   array: 'JSON',
   datetime: 'TIMESTAMP_NS',
   timespan: 'BIGINT',
+  map: 'JSON',
 };
 
 /** The field type DuckDB's type name means when the column's comment says nothing more. */
@@ -115,11 +118,13 @@ export function readColumnComment(column: string, duckdbType: string, comment: s
 
 /**
  * The type a column must take to hold both what it holds and an incoming value's type:
- * integer and float meet at float; any other mix becomes string, which every value can be
- * written as (a timespan as its duration text, "1.5ms"), so widening never loses a value.
+ * a map holds any JSON value; integer and float meet at float; any other mix becomes string,
+ * which every value can be written as (a timespan as its duration text, "1.5ms"), so widening
+ * never loses a value.
  */
 export function widenFieldType(current: FieldType, incoming: FieldType): FieldType {
   if (current === incoming) return current;
+  if (current === 'map' || incoming === 'map') return 'map';
   if ((current === 'integer' && incoming === 'float') || (current === 'float' && incoming === 'integer')) return 'float';
   return 'string';
 }

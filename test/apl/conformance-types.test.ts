@@ -1,4 +1,5 @@
-// Conformance of APL over the stored field types beyond the plain scalars: timespan fields.
+// Conformance of APL over the stored field types beyond the plain scalars: timespan fields and
+// map fields.
 // Each expected answer is computed by plain JS over the fixture events (or written by hand),
 // never by the engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,24 @@ function millisText(nanos: bigint): string {
   return ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
 }
 
+interface OtelSpan {
+  _time: string;
+  _rowId: bigint;
+  id: string;
+  /** A map field: the object kept whole. */
+  'attributes.custom'?: Record<string, unknown>;
+  /** A flattened field of the same path, ingested before the map field was declared. */
+  'attributes.custom.tier'?: string;
+}
+
+const OTEL: OtelSpan[] = [
+  { _time: '2024-05-01T00:00:00Z', _rowId: 11n, id: 's1', 'attributes.custom.tier': 'old' },
+  { _time: '2024-05-01T00:01:00Z', _rowId: 12n, id: 's2', 'attributes.custom': { 'http.protocol': 'HTTP/1.1', tier: 'gold', 'http.method': 'GET' } },
+  { _time: '2024-05-01T00:02:00Z', _rowId: 13n, id: 's3', 'attributes.custom': { 'http.protocol': 'HTTP/2', tier: 'gold', retries: 2 } },
+  { _time: '2024-05-01T00:03:00Z', _rowId: 14n, id: 's4', 'attributes.custom': { 'http.protocol': 'HTTP/1.1', tier: 'free', http: { method: 'POST' } } },
+];
+const custom = (span: OtelSpan, key: string) => span['attributes.custom']?.[key];
+
 let db: TestDatabase;
 
 beforeAll(async () => {
@@ -41,6 +60,16 @@ beforeAll(async () => {
       { name: 'latency', type: 'timespan' },
     ],
     SPANS as never,
+  );
+  await addDataset(
+    db,
+    'otel',
+    [
+      { name: 'id', type: 'string' },
+      { name: 'attributes.custom.tier', type: 'string' },
+      { name: 'attributes.custom', type: 'map' },
+    ],
+    OTEL as never,
   );
 });
 afterAll(() => db.close());
@@ -94,6 +123,44 @@ describe('timespan fields', () => {
     {
       apl: "['spans'] | getschema | where ColumnName == 'latency' | project DataType",
       expected: () => [{ DataType: 'timespan' }],
+    },
+  ]);
+});
+
+describe('map fields', () => {
+  cases([
+    {
+      apl: "['otel'] | where ['attributes.custom']['http.protocol'] == 'HTTP/1.1' | project id",
+      expected: () => OTEL.filter((s) => custom(s, 'http.protocol') === 'HTTP/1.1').map((s) => ({ id: s.id })),
+    },
+    {
+      apl: "['otel'] | project id, tier = tostring(['attributes.custom'].tier), flat = ['attributes.custom.tier']",
+      expected: () => OTEL.map((s) => ({ id: s.id, tier: (custom(s, 'tier') as string | undefined) ?? '', flat: s['attributes.custom.tier'] ?? null })),
+    },
+    {
+      // A dotted path finds a nested key, or else the key holding the dots.
+      apl: "['otel'] | where isnotnull(attributes.custom.http.method) | project id, method = tostring(attributes.custom.http.method)",
+      expected: () =>
+        OTEL.flatMap((s) => {
+          const method = (s['attributes.custom']?.http as { method?: string } | undefined)?.method ?? custom(s, 'http.method');
+          return method === undefined ? [] : [{ id: s.id, method }];
+        }),
+    },
+    {
+      apl: "['otel'] | where isnotnull(['attributes.custom']) | summarize n = count() by tier = tostring(attributes.custom.tier)",
+      expected: () => {
+        const counts = new Map<string, number>();
+        for (const s of OTEL) if (s['attributes.custom']) counts.set(custom(s, 'tier') as string, (counts.get(custom(s, 'tier') as string) ?? 0) + 1);
+        return [...counts].map(([tier, n]) => ({ tier, n }));
+      },
+    },
+    {
+      apl: "['otel'] | extend retries = toint(['attributes.custom']['retries']) | where retries > 1 | project id, retries",
+      expected: () => OTEL.filter((s) => Number(custom(s, 'retries') ?? 0) > 1).map((s) => ({ id: s.id, retries: custom(s, 'retries') })),
+    },
+    {
+      apl: "['otel'] | where id == 's3' | project ['attributes.custom']",
+      expected: () => [{ 'attributes.custom': OTEL[2]!['attributes.custom'] }],
     },
   ]);
 });

@@ -102,6 +102,26 @@ describe('the columnar batch', () => {
     expect(() => Timespan.of(Number.NaN)).toThrow(RangeError);
   });
 
+  it('keeps the objects under map fields whole, at any depth, and flattens everything else', () => {
+    const mapFields = new Set(['attributes.custom', 'geo']);
+    const batch = prepareEvents(
+      [
+        { attributes: { custom: { 'http.protocol': 'HTTP/1.1', retries: 2, nested: { deep: true } }, service: 'api' }, geo: { city: 'Oslo' } },
+        { 'attributes.custom': { other: 1 }, geo: 'unknown', attributes: { custom: null } },
+        { geo: {}, other: { geo: { city: 'x' } } },
+      ],
+      { ...options, mapFields },
+    );
+    expect(batch.failures).toEqual([]);
+    expect(batch.fields.map((field) => [field.name, field.type, field.values])).toEqual([
+      ['attributes.custom', 'map', [{ 'http.protocol': 'HTTP/1.1', retries: 2, nested: { deep: true } }, { other: 1 }]],
+      ['attributes.service', 'string', ['api']],
+      ['geo', 'map', [{ city: 'Oslo' }, 'unknown', {}]],
+      ['other.geo.city', 'string', [undefined, undefined, 'x']],
+    ]);
+    expect(fieldTypeOf({ a: 1 })).toBe('map');
+  });
+
   it('merges a nested field and a dotted key of the same name, the later one winning', () => {
     const batch = prepareEvents([{ a: { b: 1 }, 'a.b': 2 }, { 'a.b': 3 }, { a: { b: 4 } }], options);
     expect(batch.fields.map((field) => [field.name, field.values])).toEqual([['a.b', [2, 3, 4]]]);

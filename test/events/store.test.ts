@@ -150,6 +150,55 @@ describe('timespans', () => {
   });
 });
 
+describe('map fields', () => {
+  it('store objects under a map field whole as JSON, outside the field limit, typed map after a restart', async () => {
+    const first = await openEventsHarness({ maxFields: 2 });
+    const dataset = await first.createDataset('maps');
+    await first.mapFields.add(dataset.id, 'attrs');
+    const attrs = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key.${i}`, i]));
+    const status = await first.ingest.ingest(dataset, ndjson([{ attrs, a: 1, b: 2 }, { attrs: { nested: { x: [1, 'y'] } } }]));
+    expect(status.failed).toBe(0);
+    expect(userFields(first, dataset)).toEqual(['attrs:map@attrs', 'a:integer@a', 'b:integer@b']);
+    expect(registryRows(first, dataset)).toEqual(['a:integer@a', 'attrs:map@attrs', 'b:integer@b']);
+    const [column] = await first.rows(`SELECT data_type, comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND column_name = 'attrs'`);
+    expect(column).toEqual({ data_type: 'JSON', comment: '{"field":"attrs","type":"map"}' });
+    const stored = await first.rows(`SELECT CAST(attrs AS VARCHAR) AS attrs FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(stored.map((row) => JSON.parse(row.attrs as string))).toEqual([attrs, { nested: { x: [1, 'y'] } }]);
+    // The limit still holds for ordinary fields.
+    expect((await first.ingest.ingest(dataset, ndjson([{ c: 3 }]))).failed).toBe(1);
+    await first.close();
+
+    const second = await open({ dir: first.dir });
+    expect(userFields(second, dataset)).toEqual(['attrs:map@attrs', 'a:integer@a', 'b:integer@b']);
+  });
+
+  it('turn an existing field of that name into a map, keeping each old value as JSON of its type', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('remap');
+    await h.ingest.ingest(dataset, ndjson([{ geo: 'unknown', loc: 7 }, { geo: 'x', loc: 8 }]));
+    await h.mapFields.add(dataset.id, 'geo');
+    await h.mapFields.add(dataset.id, 'loc');
+    await h.ingest.ingest(dataset, ndjson([{ geo: { city: 'Oslo' }, loc: { lat: 1.5 } }]));
+    expect(userFields(h, dataset)).toEqual(['geo:map@geo', 'loc:map@loc']);
+    const rows = await h.rows(`SELECT CAST(geo AS VARCHAR) AS geo, CAST(loc AS VARCHAR) AS loc FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(rows).toEqual([
+      { geo: '"unknown"', loc: '7' },
+      { geo: '"x"', loc: '8' },
+      { geo: '{"city":"Oslo"}', loc: '{"lat":1.5}' },
+    ]);
+  });
+
+  it('flatten objects again once the map field is removed, beside the map column', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('unmap');
+    await h.mapFields.add(dataset.id, 'geo');
+    await h.ingest.ingest(dataset, ndjson([{ geo: { city: 'Oslo' } }]));
+    expect(await h.mapFields.remove(dataset.id, 'geo')).toBe(true);
+    await h.ingest.ingest(dataset, ndjson([{ geo: { city: 'Rome' } }]));
+    expect(userFields(h, dataset)).toEqual(['geo:map@geo', 'geo.city:string@geo.city']);
+  });
+});
+
 describe('concurrent ingest into one dataset', () => {
   it('loses nothing, even while new fields keep appearing', async () => {
     const h = await open();

@@ -11,6 +11,7 @@ const APL_TYPE_OF_FIELD: Record<FieldType, AplType> = {
   array: 'dynamic',
   datetime: 'datetime',
   timespan: 'timespan',
+  map: 'dynamic',
 };
 
 export function aplTypeOfField(type: FieldType): AplType {

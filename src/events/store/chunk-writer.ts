@@ -17,8 +17,8 @@ import {
 import type { Timespan } from '../ingest/timespan';
 import type { FieldType } from '../layout';
 
-/** A stored value before conversion to its column's type. */
-export type ColumnValue = string | number | boolean | unknown[] | Timespan;
+/** A stored value before conversion to its column's type (objects only in map fields). */
+export type ColumnValue = string | number | boolean | unknown[] | Timespan | Record<string, unknown>;
 
 const JSON_TYPE = DuckDBVarCharType.create('JSON');
 
@@ -30,6 +30,7 @@ export const DUCKDB_VECTOR_TYPE: Record<FieldType, DuckDBType> = {
   array: JSON_TYPE,
   datetime: TIMESTAMP_NS,
   timespan: BIGINT,
+  map: JSON_TYPE,
 };
 
 /** DuckDB's vector size: the most rows one data chunk holds. */
@@ -69,6 +70,9 @@ function converterFor(type: FieldType): (value: ColumnValue) => unknown {
       return (value) => new DuckDBTimestampNanosecondsValue(value as unknown as bigint);
     case 'timespan':
       return (value) => (value as Timespan).nanoseconds;
+    case 'map':
+      // Whatever a map field holds, kept whole as JSON (a timespan as its duration text).
+      return (value) => JSON.stringify(value);
   }
 }
 

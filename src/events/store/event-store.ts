@@ -81,6 +81,8 @@ function widenedTypeSql(column: StoredColumn, type: FieldType): string {
     return `TYPE VARCHAR USING CASE WHEN ${name} = trunc(${name}) AND abs(${name}) < 1e21 THEN CAST(CAST(${name} AS HUGEINT) AS VARCHAR) ELSE CAST(${name} AS VARCHAR) END`;
   }
   if (column.type === 'timespan' && type === 'string') return `TYPE VARCHAR USING ${goDurationSql(name)}`;
+  // A map field keeps each value as JSON of its own type.
+  if (type === 'map') return `TYPE JSON USING to_json(${column.type === 'timespan' ? goDurationSql(name) : name})`;
   return `TYPE ${DUCKDB_TYPE_OF[type]}`;
 }
 
@@ -187,7 +189,10 @@ export class EventStore {
         for (const widened of batch.widenColumns) {
           const column = columns.find((c) => c.column === widened.column);
           if (!column) throw new Error(`no column ${widened.column} in ${batch.table}`);
-          await connection.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(widened.column)} ${widenedTypeSql(column, widened.type)}`);
+          // Types that share a DuckDB type (an array's JSON becoming a map's) only change the comment.
+          if (DUCKDB_TYPE_OF[column.type] !== DUCKDB_TYPE_OF[widened.type]) {
+            await connection.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(widened.column)} ${widenedTypeSql(column, widened.type)}`);
+          }
           const commentBefore = columnComment(column.column, column.field, column.type);
           column.type = widened.type;
           if (columnComment(column.column, column.field, column.type) !== commentBefore) await connection.run(commentSql(table, column));
