@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, readMigrations } from '../src/db/migrate';
-import { openRelationalStore, type RelationalStore } from '../src/db/sqlite';
+import { openRelationalStore, type RelationalStore } from '../src/db/store';
 import { parsePrismaSchema, SQLITE_TYPE_OF } from './helpers/prisma-schema';
 
 const models = parsePrismaSchema(readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8'));

@@ -29,7 +29,7 @@ export async function datasetRoutesV2(app: FastifyInstance, { services }: RouteO
   const view = (dataset: DatasetRecord, principal: Principal) => datasetV2(dataset, principal, datasets);
 
   app.get('/datasets', { schema: { tags, summary: 'List datasets' } }, async (request) =>
-    datasets.list(request.principal).map((dataset) => view(dataset, request.principal)),
+    (await datasets.list(request.principal)).map((dataset) => view(dataset, request.principal)),
   );
 
   app.post('/datasets', { schema: { tags, summary: 'Create a dataset' } }, async (request) =>
@@ -37,7 +37,7 @@ export async function datasetRoutesV2(app: FastifyInstance, { services }: RouteO
   );
 
   app.get<ById>('/datasets/:id', { schema: { tags, summary: 'Get a dataset', params: idParam } }, async (request) =>
-    view(datasets.get(request.principal, request.params.id), request.principal),
+    view(await datasets.get(request.principal, request.params.id), request.principal),
   );
 
   app.put<ById>('/datasets/:id', { schema: { tags, summary: 'Update a dataset', params: idParam } }, async (request) =>
