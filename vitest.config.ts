@@ -11,6 +11,7 @@ const POSTGRES_SUITES = process.env.POSTGRES_TEST_SUITES?.split(',') ?? [
   'test/auth/tokens.test.ts',
   'test/auth/graphql.test.ts',
   'test/datasets/*.test.ts',
+  'test/db/*.test.ts',
 ];
 
 export default defineConfig({

@@ -33,7 +33,8 @@ async function withAdvisoryLock<T>(pool: pg.Pool, name: string, task: (client: p
 }
 
 export async function openPostgresStore(url: string, poolSize = 10): Promise<RelationalStore> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'eventdeck' });
+  // A connection that cannot be had within 30 s is an error to report, not a request to hang.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'eventdeck', connectionTimeoutMillis: 30_000 });
   // An idle connection that breaks (server restart, network) must not take the process down;
   // the pool replaces it and the next query reports any lasting problem.
   pool.on('error', () => {});
