@@ -84,15 +84,19 @@ export class PostgresExecutor implements SqlExecutor {
   async batch(statements: readonly SqlStatement[]): Promise<void> {
     if (statements.length === 0) return;
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       for (const { sql, params } of statements) await this.query(client, sql, params);
       await client.query('COMMIT');
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
+      // A connection that cannot even roll back is closed rather than handed out again.
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
       throw error;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 }
