@@ -94,11 +94,18 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** A short-lived administrative connection that reports a stuck server instead of waiting forever. */
+async function adminClient(adminUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 20_000, query_timeout: 30_000 });
+  client.on('error', () => {}); // the server going away at teardown; queries report their own errors
+  await client.connect();
+  return client;
+}
+
 /** A fresh, empty database in the cluster. */
 export async function createTestDatabase(adminUrl: string): Promise<TestDatabase> {
   const name = `eventdeck_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const admin = await adminClient(adminUrl);
   try {
     await admin.query(`CREATE DATABASE "${name}"`);
   } finally {
@@ -109,8 +116,7 @@ export async function createTestDatabase(adminUrl: string): Promise<TestDatabase
   return {
     url: url.toString(),
     async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
+      const client = await adminClient(adminUrl);
       try {
         await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       } finally {
