@@ -19,7 +19,7 @@ import {
   runnerOver,
   toMatches,
 } from '../apl';
-import type { Principal } from '../auth/principal';
+import { hasDatasetCapability, type Principal } from '../auth/principal';
 import type { Config } from '../config';
 import type { RelationalStore } from '../db/sqlite';
 import { settingOrCreate } from '../db/settings';
@@ -113,6 +113,11 @@ export class QueryService {
           resolved.set(dataset.name, dataset.id);
           return this.fields.schemaOf(dataset);
         }),
+      listDatasets: async () =>
+        this.datasets
+          .list(principal)
+          .map((dataset) => dataset.name)
+          .filter((name) => hasDatasetCapability(principal, name, 'query', 'read')),
       runner: this.runner,
       maxQueryRows: this.config.maxQueryRows,
       queryTimeoutMs: this.config.queryTimeoutMs,

@@ -21,6 +21,10 @@ export interface Scope {
   context: QueryContext;
   aggregates?: AggregateBinder;
   search?: { caseSensitive: boolean };
+  /** A user-defined scalar function of that name, called with its bound arguments. */
+  userFunction?: (name: string) => ((args: { name?: string; value: TExpr; pos: Position }[], pos: Position) => TExpr) | undefined;
+  /** `set stricttypes`: no implicit conversion between strings and other types in comparisons. */
+  strictTypes?: boolean;
 }
 
 export const STAR: TExpr = { kind: 'call', fn: '*', args: [], type: 'null' };
@@ -116,7 +120,7 @@ export class Binder {
         const left = this.bind(expr.left, scope);
         const low = this.bind(expr.low, scope);
         const high = this.bind(expr.high, scope);
-        const type = this.comparisonType([left, low, high], expr.pos, 'between');
+        const type = this.comparisonType([left, low, high], expr.pos, 'between', scope.strictTypes);
         const args = [left, low, high].map((arg) => convert(arg, type, expr.pos, 'the operands of between'));
         return call('between', args, 'bool', { negated: expr.negated });
       }
@@ -225,6 +229,11 @@ export class Binder {
       if (expr.args.length !== 1 || arg?.kind !== 'name') throw semanticError(expr.pos, 'typeof() expects a type name such as typeof(long)');
       return literal({ type: 'string', value: arg.name });
     }
+    const user = scope.userFunction?.(name);
+    if (user) {
+      const args = expr.args.map((arg) => ({ ...(arg.name ? { name: arg.name } : {}), value: this.bind(arg.value, scope), pos: arg.value.pos }));
+      return user(args, expr.pos);
+    }
     const rule = SCALAR_FUNCTIONS[name];
     if (rule) {
       const args = expr.args.map((arg) => (arg.value.kind === 'star' ? STAR : this.bind(arg.value, scope)));
@@ -255,11 +264,12 @@ export class Binder {
       const right = this.predicate(expr.right, scope);
       return call(op, [left, right], 'bool');
     }
+    if (expr.left.kind === 'star' && !(op in ARITHMETIC)) return this.anyField(expr, scope);
     const left = this.bind(expr.left, scope);
     const right = this.bind(expr.right, scope);
     if (op in ARITHMETIC) return this.arithmetic(ARITHMETIC[op]!, left, right, expr.pos, op);
     if (op in COMPARISONS) {
-      const type = this.comparisonType([left, right], expr.pos, op);
+      const type = this.comparisonType([left, right], expr.pos, op, scope.strictTypes);
       return call(COMPARISONS[op]!, [convert(left, type, expr.pos, `the left side of ${op}`), convert(right, type, expr.pos, `the right side of ${op}`)], 'bool');
     }
     if (op === '=~' || op === '!~') {
@@ -275,11 +285,27 @@ export class Binder {
     return convert(expr, 'string', pos, `the operands of ${op}`);
   }
 
+  /**
+   * `* op value`: true when any searchable field (strings and dynamic values, as `search` looks
+   * at them) satisfies `field op value`.
+   */
+  private anyField(expr: Extract<Expr, { kind: 'binary' }>, scope: Scope): TExpr {
+    const fields = scope.columns.filter((c) => !c.hidden && !c.implicit && (c.type === 'string' || c.type === 'dynamic'));
+    if (fields.length === 0) return boolLiteral(false);
+    const tests = fields.map((field) =>
+      this.binary({ ...expr, left: { kind: 'name', pos: expr.left.pos, name: field.name, bracketed: true } }, { ...scope, columns: [field, ...scope.columns.filter((c) => c !== field)] }),
+    );
+    return tests.reduce((a, b) => call('or', [a, b], 'bool'));
+  }
+
   /** The type two values are compared as; strings next to numbers or dates are converted. */
-  comparisonType(values: TExpr[], pos: Position, op: string): AplType {
+  comparisonType(values: TExpr[], pos: Position, op: string, strict = false): AplType {
     const types = [...new Set(values.map((v) => v.type).filter((t) => t !== 'null'))];
     if (types.length === 0) return 'null';
     if (types.length === 1) return types[0]!;
+    if (strict && !types.every(isNumeric) && !types.includes('dynamic')) {
+      throw semanticError(pos, `cannot compare ${types.map(article).join(' with ')} using ${op} under set stricttypes`, { types });
+    }
     if (types.every(isNumeric)) return types.includes('real') ? 'real' : 'int';
     const typed = types.filter((t) => t !== 'dynamic' && t !== 'string');
     if (typed.length === 0) return 'string';
@@ -322,6 +348,13 @@ export class Binder {
   }
 
   private inList(expr: Extract<Expr, { kind: 'in' }>, scope: Scope): TExpr {
+    if (expr.left.kind === 'star') {
+      const fields = scope.columns.filter((c) => !c.hidden && !c.implicit && (c.type === 'string' || c.type === 'dynamic'));
+      if (fields.length === 0) return boolLiteral(false);
+      return fields
+        .map((field) => this.inList({ ...expr, left: { kind: 'name', pos: expr.left.pos, name: field.name, bracketed: true } }, { ...scope, columns: [field, ...scope.columns.filter((c) => c !== field)] }))
+        .reduce((a, b) => call('or', [a, b], 'bool'));
+    }
     const left = this.bind(expr.left, scope);
     const items: TExpr[] = [];
     for (const item of expr.items) {
@@ -343,7 +376,7 @@ export class Binder {
     if (caseInsensitive) {
       return call('in', [this.text(left, expr.pos, op), ...items.map((i) => this.text(i, expr.pos, op))], 'bool', { negated, caseInsensitive });
     }
-    const type = this.comparisonType([left, ...items], expr.pos, op);
+    const type = this.comparisonType([left, ...items], expr.pos, op, scope.strictTypes);
     return call('in', [left, ...items].map((value) => convert(value, type, expr.pos, `the operands of ${op}`)), 'bool', { negated, caseInsensitive });
   }
 }

@@ -2,7 +2,7 @@
 // columns with unique ids, and expressions whose every operator is a call with a canonical
 // name and an inferred type. Nothing here knows SQL.
 import type { DatasetSchema, StoredField } from '../../events/layout';
-import type { LiteralValue } from '../syntax/ast';
+import type { JoinKind, LiteralValue } from '../syntax/ast';
 
 /** APL's scalar types; `null` is the type of an untyped null literal, which fits anywhere. */
 export type AplType = 'bool' | 'int' | 'real' | 'string' | 'datetime' | 'timespan' | 'dynamic' | 'null';
@@ -80,14 +80,65 @@ export type Rel =
   | {
       op: 'join';
       columns: RelColumn[];
-      kind: 'inner' | 'innerunique' | 'leftouter';
+      kind: JoinKind;
       left: Rel;
       right: Rel;
       keys: { left: TExpr; right: TExpr }[];
+      /** Keys match when both are null too (grouping keys joined back to their rows). */
+      nullSafe?: boolean;
       /** For each output column: which side and which input column id it comes from. */
       sources: { side: 'left' | 'right'; id: string }[];
     }
-  | { op: 'values'; columns: RelColumn[]; rows: LiteralValue[][] };
+  /** Literal rows: each row's expressions line up with `columns` and are constant. */
+  | { op: 'values'; columns: RelColumn[]; rows: TExpr[][] }
+  /** The input's columns, then one column per window function (row numbers within partitions). */
+  | { op: 'window'; columns: RelColumn[]; input: Rel; functions: WindowCall[] }
+  /**
+   * One row per element of the expanded dynamic values, all expanded in parallel (the shorter
+   * padded with nulls): null gives one row, an empty array or bag none. Each output column is an
+   * expression over the input row, an element of an expansion, or the element's position.
+   */
+  | {
+      op: 'expand';
+      columns: RelColumn[];
+      input: Rel;
+      outputs: ExpandOutput[];
+      expansions: { expr: TExpr; bagExpansion: 'bag' | 'array' }[];
+      limit?: number;
+    }
+  /**
+   * Per group, each value column as an array over consecutive bins (`default` where a bin has no
+   * row), then the bins' axis values as an array. The input holds one row per group and bin
+   * number; bin `i` stands for `origin + i * step`.
+   */
+  | {
+      op: 'series';
+      columns: RelColumn[];
+      input: Rel;
+      groups: string[];
+      bin: string;
+      values: { id: string; default: TExpr }[];
+      axis: SeriesAxis;
+    };
+
+export interface WindowCall {
+  fn: 'row_number';
+  partition: TExpr[];
+  order: SortKeyPlan[];
+}
+
+export type ExpandOutput = { kind: 'input'; expr: TExpr } | { kind: 'element'; expansion: number } | { kind: 'position' };
+
+export interface SeriesAxis {
+  type: 'datetime' | 'timespan' | 'int' | 'real';
+  /** Nanoseconds for datetime and timespan axes. */
+  origin: bigint | number;
+  step: bigint | number;
+  /** Fixed bin numbers [first, last) where the range gives them; otherwise each series spans its own bins. */
+  bounds?: { first?: bigint; last?: bigint };
+  /** Without groups, an empty input still gives one row of defaults (`kind=nonempty`). */
+  nonEmpty: boolean;
+}
 
 export const typeName = (type: AplType): string => (type === 'int' ? 'long' : type);
 
@@ -147,6 +198,19 @@ export function requiredColumns(root: Rel, outputs: readonly RelColumn[]): Map<R
         visit(node.left, sides.left);
         return visit(node.right, sides.right);
       }
+      case 'window': {
+        const reads = readsOf(node.functions.flatMap((fn) => [...fn.partition, ...fn.order.map((key) => key.expr)]));
+        const inputIds = new Set(node.input.columns.map((column) => column.id));
+        for (const id of merged) if (inputIds.has(id)) reads.add(id);
+        return visit(node.input, reads);
+      }
+      case 'expand': {
+        const kept = node.outputs.filter((output, i) => output.kind === 'input' && merged.has(node.columns[i]!.id)) as { kind: 'input'; expr: TExpr }[];
+        return visit(node.input, readsOf([...kept.map((output) => output.expr), ...node.expansions.map((expansion) => expansion.expr)]));
+      }
+      case 'series':
+        required.set(node, all(node));
+        return visit(node.input, new Set([...node.groups, node.bin, ...node.values.map((value) => value.id)]));
     }
   };
   visit(root, new Set(outputs.map((column) => column.id)));

@@ -6,6 +6,7 @@ import type { LiteralValue } from '../../syntax/ast';
 import type { AplType, TExpr } from '../../semantic/plan';
 import type { SqlValue } from '../dialect';
 import { callSql } from './functions';
+import { operatorCallSql } from './operator-calls';
 
 export const SQL_TYPE: Record<AplType, string> = {
   bool: 'BOOLEAN',
@@ -52,7 +53,7 @@ export class ExprWriter {
       case 'literal':
         return this.literal(expr.value, expr.type);
       case 'call':
-        return callSql(this, expr);
+        return operatorCallSql(this, expr) ?? callSql(this, expr);
     }
   }
 

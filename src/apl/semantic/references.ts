@@ -1,0 +1,93 @@
+// The datasets a parsed query reads, found before analysis so they can be resolved (and access
+// checked) up front: plain names, wildcard patterns (`github*`, `*`), names that may be missing
+// (legs of `union isfuzzy=true`), and whether the query reads every dataset (`search` or
+// `find` without `in`).
+import type { FunctionBody, LetStatement, Query, Source, Tabular } from '../syntax/ast';
+
+export interface DatasetReferences {
+  names: string[];
+  patterns: string[];
+  /** Names read only where a missing dataset is skipped rather than an error. */
+  optional: string[];
+  /** `search`/`find` without `in (...)`: every dataset the caller may query. */
+  all: boolean;
+}
+
+export function datasetReferencesOf(query: Query): DatasetReferences {
+  const bound = new Set<string>();
+  const required = new Set<string>();
+  const optional = new Set<string>();
+  const patterns = new Set<string>();
+  let all = false;
+
+  // Names bound by let statements, function parameters and scalar aliases are not datasets.
+  const aliases = new Map<string, string>();
+  const collectBound = (lets: LetStatement[]) => {
+    for (const statement of lets) {
+      bound.add(statement.name);
+      if (statement.value.kind === 'scalar' && statement.value.expr.kind === 'name') aliases.set(statement.name, statement.value.expr.name);
+      if (statement.value.kind === 'function') {
+        for (const parameter of statement.value.parameters) bound.add(parameter.name);
+        collectBound(statement.value.body.lets);
+      }
+    }
+  };
+  collectBound(query.lets);
+
+  const named = (name: string, fuzzy: boolean) => {
+    const target = bound.has(name) ? aliases.get(name) : name;
+    if (target === undefined || bound.has(target)) return;
+    (fuzzy ? optional : required).add(target);
+  };
+  const visitTabular = (tabular: Tabular, fuzzy = false): void => {
+    visitSource(tabular.source, fuzzy);
+    for (const op of tabular.operators) {
+      if (op.kind === 'join' || op.kind === 'lookup') visitTabular(op.right);
+      if (op.kind === 'union') op.tables.forEach((table) => visitTabular(table, op.options?.isFuzzy === true));
+    }
+  };
+  const visitSource = (source: Source, fuzzy: boolean): void => {
+    switch (source.kind) {
+      case 'named':
+        if (source.wildcard) patterns.add(source.name);
+        else named(source.name, fuzzy);
+        return;
+      case 'union':
+        source.tables.forEach((table) => visitTabular(table, source.options?.isFuzzy === true));
+        return;
+      case 'subquery':
+        visitTabular(source.tabular, fuzzy);
+        return;
+      case 'search':
+      case 'find':
+        if (source.tables) source.tables.forEach((table) => visitTabular(table));
+        else all = true;
+        return;
+      case 'call':
+        for (const arg of source.args) if (arg.value.kind === 'name') named(arg.value.name, true);
+        return;
+      default:
+        return;
+    }
+  };
+  const visitBody = (body: FunctionBody) => {
+    visitLets(body.lets);
+    if (body.value.kind === 'tabular') visitTabular(body.value.tabular);
+  };
+  const visitLets = (lets: LetStatement[]) => {
+    for (const statement of lets) {
+      if (statement.value.kind === 'tabular') visitTabular(statement.value.tabular);
+      if (statement.value.kind === 'function') visitBody(statement.value.body);
+    }
+  };
+  visitLets(query.lets);
+  visitTabular(query.body);
+  for (const name of required) optional.delete(name);
+  return { names: [...required], patterns: [...patterns], optional: [...optional], all };
+}
+
+/** Does a dataset name match a pattern where `*` stands for any run of characters? */
+export function matchesDatasetPattern(name: string, pattern: string): boolean {
+  const regex = new RegExp('^' + pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+  return regex.test(name);
+}
