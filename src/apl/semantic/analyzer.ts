@@ -213,6 +213,13 @@ export class Analyzer {
       lets: this.env.scalars,
       context: this.options.context,
       userFunction: (name) => userScalarFunction(this, name),
+      tabular: (tabular) => {
+        const stage = this.tabular(tabular);
+        const column = this.visible(stage)[0];
+        if (!column) throw semanticError(tabular.pos, 'the subquery has no field to compare with');
+        return { rel: stage.rel, column };
+      },
+      isTable: (name) => this.env.tables.has(name) || this.env.functions.has(name) || this.options.datasets.has(this.env.aliases.get(name) ?? name),
       ...(this.strictTypes ? { strictTypes: true } : {}),
       ...extra,
     };

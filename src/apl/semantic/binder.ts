@@ -1,12 +1,12 @@
 // Binds scalar expressions of the syntax tree to typed expressions over the columns in
 // scope: resolves names (fields, flattened dot names, dynamic paths, let bindings), infers
 // types, inserts conversions and maps every operator to a canonical call.
-import type { Arg, Expr } from '../syntax/ast';
+import type { Arg, Expr, Tabular } from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
 import { AGGREGATE_FUNCTIONS } from './aggregates';
 import { CallSite, type QueryContext } from './call-site';
 import { SCALAR_FUNCTIONS } from './functions';
-import type { AplType, RelColumn, TExpr } from './plan';
+import type { AplType, Rel, RelColumn, TExpr } from './plan';
 import { didYouMean } from './suggest';
 import { article, boolLiteral, call, constantString, convert, convertible, isNumeric, literal, nullOf } from './typed';
 
@@ -25,6 +25,10 @@ export interface Scope {
   userFunction?: (name: string) => ((args: { name?: string; value: TExpr; pos: Position }[], pos: Position) => TExpr) | undefined;
   /** `set stricttypes`: no implicit conversion between strings and other types in comparisons. */
   strictTypes?: boolean;
+  /** Analyzes a tabular subquery of `in (...)`, giving its plan and the column compared. */
+  tabular?: (tabular: Tabular) => { rel: Rel; column: RelColumn };
+  /** Is this name a table (tabular let, function or dataset) rather than a value? */
+  isTable?: (name: string) => boolean;
 }
 
 export const STAR: TExpr = { kind: 'call', fn: '*', args: [], type: 'null' };
@@ -355,6 +359,14 @@ export class Binder {
         .map((field) => this.inList({ ...expr, left: { kind: 'name', pos: expr.left.pos, name: field.name, bracketed: true } }, { ...scope, columns: [field, ...scope.columns.filter((c) => c !== field)] }))
         .reduce((a, b) => call('or', [a, b], 'bool'));
     }
+    const single = expr.items.length === 1 ? expr.items[0]! : undefined;
+    const tableName =
+      single?.kind === 'name' && !single.bracketed && !findColumn(scope.columns, single.name) && !scope.lets.has(single.name) && scope.isTable?.(single.name) ? single : undefined;
+    if (expr.subquery || tableName) {
+      if (!scope.tabular) throw semanticError(expr.pos, 'a table is not allowed in this list');
+      const tabular: Tabular = expr.subquery ?? { pos: tableName!.pos, source: { kind: 'named', pos: tableName!.pos, name: tableName!.name, bracketed: false }, operators: [] };
+      return this.inSubquery(expr, this.bind(expr.left, scope), scope.tabular(tabular), scope);
+    }
     const left = this.bind(expr.left, scope);
     const items: TExpr[] = [];
     for (const item of expr.items) {
@@ -378,6 +390,23 @@ export class Binder {
     }
     const type = this.comparisonType([left, ...items], expr.pos, op, scope.strictTypes);
     return call('in', [left, ...items].map((value) => convert(value, type, expr.pos, `the operands of ${op}`)), 'bool', { negated, caseInsensitive });
+  }
+
+  /** `x in (T)`: membership in the first field of a tabular subquery. */
+  private inSubquery(expr: Extract<Expr, { kind: 'in' }>, left: TExpr, subquery: { rel: Rel; column: RelColumn }, scope: Scope): TExpr {
+    const op = expr.op;
+    if (op.startsWith('has_')) throw semanticError(expr.pos, `${op} takes a list of terms, not a table`);
+    const caseInsensitive = op.endsWith('~');
+    const column: TExpr = { kind: 'column', id: subquery.column.id, type: subquery.column.type };
+    const type = caseInsensitive ? 'string' : this.comparisonType([left, column], expr.pos, op, scope.strictTypes);
+    return call('in_subquery', [convert(left, type, expr.pos, `the left side of ${op}`)], 'bool', {
+      rel: subquery.rel,
+      column: subquery.column.id,
+      columnType: subquery.column.type,
+      compareType: type,
+      negated: op.startsWith('!'),
+      caseInsensitive,
+    });
   }
 }
 

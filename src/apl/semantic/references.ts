@@ -2,7 +2,7 @@
 // checked) up front: plain names, wildcard patterns (`github*`, `*`), names that may be missing
 // (legs of `union isfuzzy=true`), and whether the query reads every dataset (`search` or
 // `find` without `in`).
-import type { FunctionBody, LetStatement, Query, Source, Tabular } from '../syntax/ast';
+import type { Expr, FunctionBody, LetStatement, Query, Source, Tabular } from '../syntax/ast';
 
 export interface DatasetReferences {
   names: string[];
@@ -44,7 +44,21 @@ export function datasetReferencesOf(query: Query): DatasetReferences {
     for (const op of tabular.operators) {
       if (op.kind === 'join' || op.kind === 'lookup') visitTabular(op.right);
       if (op.kind === 'union') op.tables.forEach((table) => visitTabular(table, op.options?.isFuzzy === true));
+      visitSubqueries(op);
     }
+  };
+  // `x in (T | ...)` and `x in (Name)` inside any expression of an operator.
+  const visitSubqueries = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(visitSubqueries);
+    const record = node as Record<string, unknown>;
+    if (record.kind === 'in') {
+      const expr = record as unknown as Extract<Expr, { kind: 'in' }>;
+      if (expr.subquery) visitTabular(expr.subquery);
+      const single = expr.items.length === 1 ? expr.items[0] : undefined;
+      if (single?.kind === 'name' && !single.bracketed) named(single.name, true);
+    }
+    for (const [key, value] of Object.entries(record)) if (key !== 'right' && key !== 'tables' && key !== 'subquery') visitSubqueries(value);
   };
   const visitSource = (source: Source, fuzzy: boolean): void => {
     switch (source.kind) {

@@ -29,8 +29,8 @@ export type Expr =
   | { kind: 'call'; pos: Position; name: string; args: Arg[] }
   | { kind: 'binary'; pos: Position; op: string; left: Expr; right: Expr }
   | { kind: 'unary'; pos: Position; op: '-' | '+' | 'not'; operand: Expr }
-  /** `in`, `!in`, `in~`, `!in~`, `has_any`, `has_all` with their parenthesised lists. */
-  | { kind: 'in'; pos: Position; op: string; left: Expr; items: Expr[] }
+  /** `in`, `!in`, `in~`, `!in~`, `has_any`, `has_all` with their parenthesised lists (or a tabular subquery). */
+  | { kind: 'in'; pos: Position; op: string; left: Expr; items: Expr[]; subquery?: Tabular }
   | { kind: 'between'; pos: Position; negated: boolean; left: Expr; low: Expr; high: Expr }
   /** `*`: all fields, in `search *`, `distinct *`, `arg_max(x, *)`. */
   | { kind: 'star'; pos: Position }

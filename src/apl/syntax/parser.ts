@@ -1200,6 +1200,13 @@ class Parser {
       }
       if (LIST_OPERATORS.has(word) && (token.kind === 'identifier' || token.kind === 'operator')) {
         this.next();
+        if (this.startsSubqueryList()) {
+          this.expectOp('(');
+          const subquery = this.tabular();
+          this.expectOp(')', '")" after the subquery');
+          left = { kind: 'in', pos: token.pos, op: word, left, items: [], subquery };
+          continue;
+        }
         left = { kind: 'in', pos: token.pos, op: word, left, items: this.list() };
         continue;
       }
@@ -1231,6 +1238,24 @@ class Parser {
       break;
     }
     return left;
+  }
+
+  /** `(T | ...)`, `(datatable(...) [...])` and the like after `in`: a tabular subquery rather than a list. */
+  private startsSubqueryList(): boolean {
+    if (!this.isOp('(')) return false;
+    const first = this.peek(1);
+    if (first.kind === 'identifier' && SOURCE_WORDS.has(first.text) && !this.isOp('=', 2) && !this.isOp(',', 2) && !this.isOp(')', 2)) return true;
+    let depth = 0;
+    for (let i = this.index; i < this.tokens.length; i++) {
+      const token = this.tokens[i]!;
+      if (token.kind !== 'operator') continue;
+      if (token.text === '(' || token.text === '[') depth++;
+      else if (token.text === ')' || token.text === ']') {
+        depth--;
+        if (depth === 0) return false;
+      } else if (token.text === '|' && depth === 1) return true;
+    }
+    return false;
   }
 
   /** `( expr, expr, ... )` after in/has_any. */

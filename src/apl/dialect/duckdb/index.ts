@@ -16,7 +16,9 @@ class Generator {
   private readonly writer = new ExprWriter(this.params, id);
 
   /** Per node, the columns something above reads; scans and projections leave out the rest. */
-  constructor(private readonly required: Map<Rel, Set<string>>) {}
+  constructor(private readonly required: Map<Rel, Set<string>>) {
+    this.writer.relationSql = (rel) => this.rel(rel);
+  }
 
   /** Positions of the node's columns to write: those required, at least one. */
   private kept(rel: Rel): number[] {

@@ -1,9 +1,10 @@
 // DuckDB SQL for the internal calls tabular operators put in the plan (they are not APL
 // functions): bin numbers of make-series, key/value extraction of parse-kv, redact's masking,
 // extend-valid's validity test and find's packing of the fields present.
-import type { AplType, TExpr } from '../../semantic/plan';
+import { quoteIdentifier } from '../../../events/layout';
+import type { AplType, Rel, TExpr } from '../../semantic/plan';
 import type { ExprWriter } from './expressions';
-import { escapeRegex } from './functions';
+import { convertSql, escapeRegex } from './functions';
 
 type CallExpr = Extract<TExpr, { kind: 'call' }>;
 type Rule = (w: ExprWriter, e: CallExpr, a: (i: number) => string) => string;
@@ -117,6 +118,20 @@ export const OPERATOR_CALLS: Record<string, Rule> = {
   kv_extract: (w, e, a) => kvExtractSql(w, a(0), e.options ?? {}),
   redact: (w, e, a) => redactSql(w, a(0), e.options ?? {}),
   valid_or: (_w, e, a) => `CASE WHEN ${validSql(e.type, a(0))} THEN ${a(0)} ELSE ${a(1)} END`,
+  /** `x in (T)`: membership among the values of one column of a subquery (never null). */
+  in_subquery: (w, e, a) => {
+    const o = e.options ?? {};
+    if (!w.relationSql) throw new Error('in_subquery needs a writer that writes relations');
+    const column = `s.${quoteIdentifier(String(o.column))}`;
+    let value = convertSql(column, o.columnType as AplType, o.compareType as AplType, false);
+    let subject = a(0);
+    if (o.caseInsensitive) {
+      value = `lower(${value})`;
+      subject = `lower(${subject})`;
+    }
+    const test = `coalesce(${subject} IN (SELECT ${value} FROM (${w.relationSql(o.rel as Rel)}) AS s), FALSE)`;
+    return o.negated ? `(NOT ${test})` : test;
+  },
   /** A bag of the given fields that are not null. */
   pack_present: (w, e, a) => {
     const keys = e.options?.keys as string[];
