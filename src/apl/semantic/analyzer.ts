@@ -402,11 +402,20 @@ export class Analyzer {
       case 'project-reorder': {
         const visible = this.visible(stage);
         const first: RelColumn[] = [];
-        // A field named explicitly goes where it is named, even when a pattern before it matches it too.
+        // A field named explicitly goes where it is named, even when a pattern before it matches
+        // it too; a lone `*` stands for the fields no other item matches.
         const named = new Set(op.items.filter((item) => !item.pattern.pattern.includes('*')).map((item) => item.pattern.pattern));
+        const patterns = op.items.filter((item) => item.pattern.pattern.includes('*') && item.pattern.pattern !== '*').map((item) => item.pattern.pattern);
         for (const item of op.items) {
           const wildcard = item.pattern.pattern.includes('*');
-          const matched = visible.filter((c) => matchesPattern(c.name, item.pattern.pattern) && !first.includes(c) && (!wildcard || !named.has(c.name)));
+          const rest = item.pattern.pattern === '*';
+          const matched = visible.filter(
+            (c) =>
+              matchesPattern(c.name, item.pattern.pattern) &&
+              !first.includes(c) &&
+              (!wildcard || !named.has(c.name)) &&
+              (!rest || !patterns.some((pattern) => matchesPattern(c.name, pattern))),
+          );
           if (matched.length === 0 && !wildcard && !first.some((c) => c.name === item.pattern.pattern)) throw this.unknownField(item.pattern.pos, item.pattern.pattern, visible);
           if (item.order) matched.sort((a, b) => (item.order === 'asc' ? a.name.localeCompare(b.name) : b.name.localeCompare(a.name)));
           first.push(...matched);

@@ -35,8 +35,13 @@ export function datasetReferencesOf(query: Query): DatasetReferences {
   collectBound(query.lets);
 
   const named = (name: string, fuzzy: boolean) => {
-    const target = bound.has(name) ? aliases.get(name) : name;
-    if (target === undefined || bound.has(target)) return;
+    // `let a = b; let b = dataset;`: follow aliases to the dataset they stand for.
+    let target = name;
+    for (let hops = 0; bound.has(target); hops++) {
+      const next = aliases.get(target);
+      if (next === undefined || hops > 64) return;
+      target = next;
+    }
     (fuzzy ? optional : required).add(target);
   };
   const visitTabular = (tabular: Tabular, fuzzy = false): void => {

@@ -38,7 +38,7 @@ export function makeSeries(analyzer: Analyzer, stage: Stage, op: Extract<Operato
   const step = axisConstant(convert(analyzer.binder.bind(op.step, constants), stepType, op.step.pos, 'the step'), stepType as AxisType, op.step.pos, 'the step');
   if (!(step > 0)) throw semanticError(op.step.pos, 'the step of make-series must be positive');
   const bound = (expr: typeof op.from, what: string) =>
-    expr === undefined ? undefined : axisConstant(convert(analyzer.binder.bind(expr, constants), axisType, expr.pos, what), axisType, expr.pos, what);
+    expr === undefined ? undefined : axisConstant(convert(analyzer.binder.bind(expr, scope), axisType, expr.pos, what), axisType, expr.pos, what);
   const from = bound(op.from, 'the start');
   const to = bound(op.to, 'the end');
 
