@@ -71,6 +71,15 @@ const STRING_OPERATORS = new Set([
 const COMPARISON_SYMBOLS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~']);
 const LIST_OPERATORS = new Set(['in', '!in', 'in~', '!in~', 'has_any', 'has_any_cs', 'has_all', 'has_all_cs']);
 
+/** Every scalar operator the parser reads, grouped as the generated reference lists them. */
+export const SCALAR_OPERATOR_GROUPS: { group: string; operators: string[] }[] = [
+  { group: 'logical', operators: ['and', 'or'] },
+  { group: 'arithmetic', operators: ['+', '-', '*', '/', '%'] },
+  { group: 'comparison', operators: [...COMPARISON_SYMBOLS, '<>', 'between', '!between'] },
+  { group: 'string', operators: [...STRING_OPERATORS].flatMap((op) => [op, `!${op}`]).concat(['matches regex', '!matches regex']) },
+  { group: 'set membership', operators: [...LIST_OPERATORS] },
+];
+
 export function parseQuery(text: string): Query {
   return new Parser(text).query();
 }
