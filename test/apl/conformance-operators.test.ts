@@ -593,6 +593,31 @@ describe('top-nested, top-hitters and sample-distinct', () => {
   ]);
 });
 
+describe('take after a time-binned summarize', () => {
+  // The groups ranking highest over all buckets are kept, with each of their buckets.
+  const binned = (rows: Shipment[]) => [...counted(rows, (x) => `${Math.floor(ms(x._time) / (2 * HOUR))}|${x.carrier}`)];
+  table(getDb, [
+    {
+      apl: "['shipments'] | summarize n = count() by bin(_time, 2h), carrier | take 2",
+      expected: () => {
+        const top = [...counted(S, (x) => x.carrier)].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([carrier]) => carrier);
+        return binned(S.filter((x) => top.includes(x.carrier))).map(([key, n]) => {
+          const [bin, carrier] = key.split('|');
+          return { _time: iso(Number(bin) * 2 * HOUR), carrier, n };
+        });
+      },
+    },
+    {
+      apl: "['shipments'] | summarize w = sum(weight) by bin(_time, 2h), region | limit 1 | summarize buckets = count() by region",
+      expected: () => {
+        const [region] = [...new Set(S.map((x) => x.region))].map((r) => [r, S.filter((x) => x.region === r).reduce((a, x) => a + x.weight, 0)] as const).sort((a, b) => b[1] - a[1])[0]!;
+        return [{ region, buckets: new Set(S.filter((x) => x.region === region).map((x) => Math.floor(ms(x._time) / (2 * HOUR)))).size }];
+      },
+    },
+    { apl: "['shipments'] | summarize n = count() by carrier, bin(_time, 2h) | take 3 | count", expected: count(3) },
+  ]);
+});
+
 describe('in over a subquery', () => {
   table(getDb, [
     {

@@ -29,6 +29,7 @@ import { parseKv, parseWhere } from './operators/parsing';
 import { applyQueryOption } from './operators/query-options';
 import { extendValid, redact } from './operators/rewrites';
 import { makeSeries } from './operators/series';
+import { limitTimeSeries, timeSeriesOrigins } from './operators/summarize-limit';
 import { datatableSource, findSource, printSource, searchSource, unionOperator, unionSource } from './operators/sources';
 import { sampleDistinct, topHitters, topNested } from './operators/top-nested';
 import type { AggregateCall, AplType, Rel, RelColumn, SortKeyPlan, TExpr } from './plan';
@@ -451,6 +452,8 @@ export class Analyzer {
         return this.sort(stage, op.keys);
       case 'take': {
         const count = this.rowCount(op.count, stage, 'take');
+        const series = timeSeriesOrigins.get(stage.rel);
+        if (series) return limitTimeSeries(this, stage, series, count, op.pos);
         return this.limitStage(stage, count);
       }
       case 'top': {
@@ -776,6 +779,8 @@ export class Analyzer {
         rel: { op: 'sort', columns: rel.columns, input: rel, keys: [{ expr: columnRef(bin), desc: false, nullsFirst: true }] },
         order: [{ id: bin.id, name: bin.name, desc: false }],
       };
+      // A take right after limits the groups, not the rows (see limitTimeSeries).
+      if (groupColumns.length > 1 && aggregates.length > 0) timeSeriesOrigins.set(result.rel, { input: stage, aggregates, by, binId: bin.id });
     }
     return result;
   }
