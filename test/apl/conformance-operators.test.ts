@@ -178,6 +178,7 @@ describe('sources', () => {
 describe('filters, order and projections', () => {
   table(getDb, [
     { apl: "['shipments'] | where * has 'high' | project tracking", expected: tracking(S.filter((x) => searchable(x).some((v) => hasTerm(v, 'high')))) },
+    { apl: "['shipments'] | where * !has 'high' | project tracking", expected: tracking(S.filter((x) => !searchable(x).some((v) => hasTerm(v, 'high')))) },
     { apl: "['shipments'] | where * contains 'EXAMPLE.NET' | project tracking", expected: tracking(S.filter((x) => searchable(x).some((v) => v.toLowerCase().includes('example.net')))) },
     { apl: "['shipments'] | where * in~ ('POSTNL', 'lost') | project tracking", expected: tracking(S.filter((x) => searchable(x).some((v) => ['postnl', 'lost'].includes(v.toLowerCase())))) },
     {

@@ -291,15 +291,24 @@ export class Binder {
 
   /**
    * `* op value`: true when any searchable field (strings and dynamic values, as `search` looks
-   * at them) satisfies `field op value`.
+   * at them) satisfies `field op value`; with a negated operator (`* !has "x"`), when every
+   * field does.
    */
   private anyField(expr: Extract<Expr, { kind: 'binary' }>, scope: Scope): TExpr {
+    return this.eachField(expr.op.startsWith('!'), scope, (field) => this.binary({ ...expr, left: field }, this.fieldFirst(field, scope)));
+  }
+
+  private eachField(negated: boolean, scope: Scope, test: (field: Extract<Expr, { kind: 'name' }>) => TExpr): TExpr {
     const fields = scope.columns.filter((c) => !c.hidden && !c.implicit && (c.type === 'string' || c.type === 'dynamic'));
-    if (fields.length === 0) return boolLiteral(false);
-    const tests = fields.map((field) =>
-      this.binary({ ...expr, left: { kind: 'name', pos: expr.left.pos, name: field.name, bracketed: true } }, { ...scope, columns: [field, ...scope.columns.filter((c) => c !== field)] }),
-    );
-    return tests.reduce((a, b) => call('or', [a, b], 'bool'));
+    if (fields.length === 0) return boolLiteral(negated);
+    const pos = { offset: 0, line: 1, column: 1 };
+    return fields.map((field) => test({ kind: 'name', pos, name: field.name, bracketed: true })).reduce((a, b) => call(negated ? 'and' : 'or', [a, b], 'bool'));
+  }
+
+  /** The scope with the named field found first, so a name shared by a hidden column resolves to it. */
+  private fieldFirst(field: Extract<Expr, { kind: 'name' }>, scope: Scope): Scope {
+    const column = scope.columns.find((c) => !c.hidden && c.name === field.name)!;
+    return { ...scope, columns: [column, ...scope.columns.filter((c) => c !== column)] };
   }
 
   /** The type two values are compared as; strings next to numbers or dates are converted. */
@@ -353,11 +362,7 @@ export class Binder {
 
   private inList(expr: Extract<Expr, { kind: 'in' }>, scope: Scope): TExpr {
     if (expr.left.kind === 'star') {
-      const fields = scope.columns.filter((c) => !c.hidden && !c.implicit && (c.type === 'string' || c.type === 'dynamic'));
-      if (fields.length === 0) return boolLiteral(false);
-      return fields
-        .map((field) => this.inList({ ...expr, left: { kind: 'name', pos: expr.left.pos, name: field.name, bracketed: true } }, { ...scope, columns: [field, ...scope.columns.filter((c) => c !== field)] }))
-        .reduce((a, b) => call('or', [a, b], 'bool'));
+      return this.eachField(expr.op.startsWith('!'), scope, (field) => this.inList({ ...expr, left: field }, this.fieldFirst(field, scope)));
     }
     const single = expr.items.length === 1 ? expr.items[0]! : undefined;
     const tableName =
