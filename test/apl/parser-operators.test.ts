@@ -3,17 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../src/apl';
 import type { Operator, Source } from '../../src/apl/syntax/ast';
-import { DomainError } from '../../src/errors';
+import { errorOf } from './errors';
 
-function errorOf(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
 
 const op = (text: string): Operator => parseQuery(`['t'] | ${text}`).body.operators[0]!;
 const source = (text: string): Source => parseQuery(text).body.source;

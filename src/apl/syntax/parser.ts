@@ -249,18 +249,20 @@ class Parser {
     const token = this.peek();
     if (token.kind === 'identifier' && SOURCE_WORDS.has(token.text) && !this.isOp('=', 1)) return true;
     if (token.kind === 'identifier' && this.tabularFunctions.has(token.text) && this.isOp('(', 1)) return true;
-    if (this.isOp('(')) {
-      // A parenthesised pipeline: look for a `|` before the matching parenthesis.
-      let depth = 0;
-      for (let i = this.index; i < this.tokens.length; i++) {
-        const token = this.tokens[i]!;
-        if (token.kind !== 'operator') continue;
-        if (token.text === '(') depth++;
-        else if (token.text === ')') {
-          depth--;
-          if (depth === 0) return false;
-        } else if (token.text === '|' && depth === 1) return true;
-      }
+    return this.isOp('(') && this.pipeInParentheses();
+  }
+
+  /** At `(`: is there a `|` directly inside it, before the matching `)`? (A parenthesised pipeline.) */
+  private pipeInParentheses(): boolean {
+    let depth = 0;
+    for (let i = this.index; i < this.tokens.length; i++) {
+      const token = this.tokens[i]!;
+      if (token.kind !== 'operator') continue;
+      if (token.text === '(' || token.text === '[') depth++;
+      else if (token.text === ')' || token.text === ']') {
+        depth--;
+        if (depth === 0) return false;
+      } else if (token.text === '|' && depth === 1) return true;
     }
     return false;
   }
@@ -612,14 +614,18 @@ class Parser {
     return { kind: 'join', pos, joinKind, right, on: this.joinConditions() };
   }
 
+  /** Skips one `hint.name=value`: hints steer execution elsewhere and change no result. */
+  private skipHint(): boolean {
+    if (!(this.isWord('hint') && this.isOp('.', 1) && this.peek(2).kind === 'identifier' && this.isOp('=', 3))) return false;
+    for (let i = 0; i < 5; i++) this.next();
+    return true;
+  }
+
   /** `kind=x hint.y=z ...` before the table of join and lookup; hints are accepted and ignored. */
   private operatorOptions(): { name: string; value: Token }[] {
     const options: { name: string; value: Token }[] = [];
     for (;;) {
-      if (this.isWord('hint') && this.isOp('.', 1) && this.peek(2).kind === 'identifier' && this.isOp('=', 3)) {
-        for (let i = 0; i < 5; i++) this.next();
-        continue;
-      }
+      if (this.skipHint()) continue;
       if (this.peek().kind !== 'identifier' || !this.isOp('=', 1) || !['kind', 'bagexpansion', 'with_itemindex'].includes(this.peek().text)) break;
       const name = this.next().text;
       this.next();
@@ -798,10 +804,7 @@ class Parser {
     const options: UnionOptions = {};
     let any = false;
     for (;;) {
-      if (this.isWord('hint') && this.isOp('.', 1) && this.peek(2).kind === 'identifier' && this.isOp('=', 3)) {
-        for (let i = 0; i < 5; i++) this.next();
-        continue;
-      }
+      if (this.skipHint()) continue;
       if (this.peek().kind !== 'identifier' || !this.isOp('=', 1)) break;
       const option = this.peek().text;
       if (option === 'kind') {
@@ -1254,17 +1257,7 @@ class Parser {
     if (!this.isOp('(')) return false;
     const first = this.peek(1);
     if (first.kind === 'identifier' && SOURCE_WORDS.has(first.text) && !this.isOp('=', 2) && !this.isOp(',', 2) && !this.isOp(')', 2)) return true;
-    let depth = 0;
-    for (let i = this.index; i < this.tokens.length; i++) {
-      const token = this.tokens[i]!;
-      if (token.kind !== 'operator') continue;
-      if (token.text === '(' || token.text === '[') depth++;
-      else if (token.text === ')' || token.text === ']') {
-        depth--;
-        if (depth === 0) return false;
-      } else if (token.text === '|' && depth === 1) return true;
-    }
-    return false;
+    return this.pipeInParentheses();
   }
 
   /** `( expr, expr, ... )` after in/has_any. */

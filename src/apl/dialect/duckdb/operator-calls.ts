@@ -145,14 +145,6 @@ export const OPERATOR_CALLS: Record<string, Rule> = {
 export function operatorCallSql(w: ExprWriter, e: CallExpr): string | undefined {
   const rule = OPERATOR_CALLS[e.fn];
   if (!rule) return undefined;
-  const cache = new Map<number, string>();
-  const arg = (i: number) => {
-    let sql = cache.get(i);
-    if (sql === undefined) {
-      sql = w.write(e.args[i]!);
-      cache.set(i, sql);
-    }
-    return sql;
-  };
-  return rule(w, e, arg);
+  const written: string[] = [];
+  return rule(w, e, (i) => (written[i] ??= w.write(e.args[i]!)));
 }
