@@ -142,6 +142,14 @@ export interface SeriesAxis {
 
 export const typeName = (type: AplType): string => (type === 'int' ? 'long' : type);
 
+/** Positions of a node's columns that are required, at least one (a SELECT needs a column). */
+export function keptPositions(node: Rel, required: Set<string> | undefined): number[] {
+  const positions = node.columns.map((_, i) => i);
+  if (!required) return positions;
+  const kept = positions.filter((i) => required.has(node.columns[i]!.id));
+  return kept.length > 0 ? kept : [0];
+}
+
 /**
  * For each plan node, the ids of its output columns that something above it reads (the root
  * must produce `outputs`). A scan or projection may leave out every other column, so a query
@@ -185,14 +193,17 @@ export function requiredColumns(root: Rel, outputs: readonly RelColumn[]): Map<R
       case 'aggregate':
         required.set(node, all(node));
         return visit(node.input, readsOf([...node.groups, ...node.aggregates.flatMap((aggregate) => aggregate.args)]));
-      case 'union':
-        required.set(node, all(node));
-        for (const input of node.inputs) visit(input.rel, readsOf(input.exprs));
+      case 'union': {
+        const kept = keptPositions(node, merged);
+        required.set(node, new Set(kept.map((i) => node.columns[i]!.id)));
+        for (const input of node.inputs) visit(input.rel, readsOf(kept.map((i) => input.exprs[i]!)));
         return;
+      }
       case 'join': {
-        required.set(node, all(node));
+        const kept = keptPositions(node, merged);
+        required.set(node, new Set(kept.map((i) => node.columns[i]!.id)));
         const sides = { left: new Set<string>(), right: new Set<string>() };
-        for (const source of node.sources) sides[source.side].add(source.id);
+        for (const i of kept) sides[node.sources[i]!.side].add(node.sources[i]!.id);
         readsOf(node.keys.map((key) => key.left), sides.left);
         readsOf(node.keys.map((key) => key.right), sides.right);
         visit(node.left, sides.left);

@@ -2,7 +2,7 @@
 // node becomes a subquery whose columns are aliased by plan column id; DuckDB's optimizer
 // flattens them, pushes filters into the scans and fuses ORDER BY + LIMIT into top-N.
 import { quoteIdentifier } from '../../../events/layout';
-import { type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
+import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
 import type { CompiledSql, SqlDialect, SqlValue } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, SQL_TYPE } from './expressions';
@@ -22,11 +22,7 @@ class Generator {
 
   /** Positions of the node's columns to write: those required, at least one. */
   private kept(rel: Rel): number[] {
-    const needed = this.required.get(rel);
-    const positions = rel.columns.map((_, i) => i);
-    if (!needed) return positions;
-    const kept = positions.filter((i) => needed.has(rel.columns[i]!.id));
-    return kept.length > 0 ? kept : [0];
+    return keptPositions(rel, this.required.get(rel));
   }
 
   expr(expr: TExpr): string {
@@ -63,7 +59,7 @@ class Generator {
       case 'union':
         return rel.inputs
           .map((input) => {
-            const items = rel.columns.map((column, i) => `${this.expr(input.exprs[i]!)} AS ${id(column.id)}`);
+            const items = this.kept(rel).map((i) => `${this.expr(input.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
             return `SELECT ${items.join(', ')} FROM (${this.rel(input.rel)}) AS t`;
           })
           .join(' UNION ALL ');
@@ -122,9 +118,9 @@ class Generator {
       const partition = rel.keys.map((key) => this.expr(key.right)).join(', ');
       rightSql = `SELECT * FROM (${rightSql}) AS t QUALIFY row_number() OVER (PARTITION BY ${partition}) = 1`;
     }
-    const items = rel.columns.map((column, i) => {
+    const items = this.kept(rel).map((i) => {
       const source = rel.sources[i]!;
-      return `${source.side === 'left' ? 'l' : 'r'}.${id(source.id)} AS ${id(column.id)}`;
+      return `${source.side === 'left' ? 'l' : 'r'}.${id(source.id)} AS ${id(rel.columns[i]!.id)}`;
     });
     const kinds: Record<typeof rel.kind, string> = {
       inner: 'JOIN',
