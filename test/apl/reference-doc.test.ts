@@ -32,3 +32,11 @@ describe('APL.md', () => {
     }
   });
 });
+
+describe('internal calls of tabular operators', () => {
+  it('each has a DuckDB rule, and the DuckDB dialect has no rule beyond them', async () => {
+    const { INTERNAL_CALLS } = await import('../../src/apl/semantic/operators/internal-calls');
+    const { OPERATOR_CALLS } = await import('../../src/apl/dialect/duckdb/operator-calls');
+    expect(Object.keys(OPERATOR_CALLS).sort()).toEqual(Object.keys(INTERNAL_CALLS).sort());
+  });
+});
