@@ -7,6 +7,7 @@ import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
 import type { RelationalStore } from './db/sqlite';
 import { DatasetService } from './events/datasets';
+import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
@@ -18,6 +19,7 @@ export interface Services extends EventServices {
   auth: AuthService;
   catalog: CatalogService;
   datasets: DatasetService;
+  mapFields: MapFieldService;
   retention: RetentionSweeper;
   queries: QueryService;
 }
@@ -28,11 +30,12 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const auth = new AuthService(store);
   const catalog = await createCatalogService(store, logger, config.catalogSource);
   const events = await openEventServices(config, store, logger);
-  const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents);
+  const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents, [mapFieldsInFieldList(events.mapFieldRegistry)]);
+  const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
   const retention = new RetentionSweeper(store.sqlite, events.datasetEvents, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries };
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

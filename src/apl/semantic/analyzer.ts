@@ -1,7 +1,7 @@
 // Semantic analysis of a parsed query: resolves sources against the dataset schemas, binds
 // every operator's expressions over the columns in scope, and builds the typed plan together
 // with what the result needs to describe itself (order, groups, time buckets, row identity).
-import { type DatasetSchema, type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
+import { type DatasetSchema, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
 import { invalidInput } from '../../errors';
 import type {
   Arg,
@@ -22,6 +22,7 @@ import { type Position, semanticError } from '../syntax/position';
 import { AGGREGATE_FUNCTIONS, type AggregateOutput, type AggregationInfo } from './aggregates';
 import { Binder, columnRef, displayName, findColumn, type Scope, STAR, visibleNames } from './binder';
 import { CallSite, type QueryContext } from './call-site';
+import { aplTypeOfField } from './field-types';
 import { mvExpand } from './operators/expand';
 import { callTabularFunction, invokeFunction, snapshot, userScalarFunction } from './operators/functions';
 import { joinOperator, lookupOperator } from './operators/joins';
@@ -37,15 +38,6 @@ import { datasetReferencesOf } from './references';
 import { PARSE_TYPES } from './type-names';
 import { didYouMean } from './suggest';
 import { call, constantNumber, convert, intLiteral, isNumeric, literal, nullOf, stringLiteral } from './typed';
-
-export const TYPE_OF_FIELD: Record<FieldType, AplType> = {
-  string: 'string',
-  integer: 'int',
-  float: 'real',
-  boolean: 'bool',
-  array: 'dynamic',
-  datetime: 'datetime',
-};
 
 export interface OrderEntry {
   id: string;
@@ -280,7 +272,7 @@ export class Analyzer {
     const sourceColumns = new Map<string, string>();
     for (const field of dataset.fields) {
       // Like Axiom, results leave _rowId out unless a query names it.
-      const column = this.column(field.name, TYPE_OF_FIELD[field.type], field.name === ROW_ID_FIELD ? { stored: field, implicit: true } : { stored: field });
+      const column = this.column(field.name, aplTypeOfField(field.type), field.name === ROW_ID_FIELD ? { stored: field, implicit: true } : { stored: field });
       columns.push(column);
       sourceColumns.set(column.id, field.column);
     }
