@@ -3,6 +3,7 @@
 // scalar function and aggregation tables. Whatever is added to those tables appears here;
 // `npm run docs:apl` rewrites the file and a test fails while it is stale.
 import { AGGREGATE_FUNCTIONS } from './semantic/aggregates';
+import * as scalarFunctions from './semantic/functions';
 import { SCALAR_FUNCTIONS } from './semantic/functions';
 import { OPERATOR_CATALOG, type OperatorCategory } from './syntax/operators';
 import { SCALAR_OPERATOR_GROUPS } from './syntax/parser';
@@ -17,6 +18,16 @@ function namesWithAliases(table: Record<string, unknown>): { name: string; alias
   return Object.keys(table)
     .sort()
     .map((name) => ({ name, aliases: byRule.get(table[name])!.filter((other) => other !== name).sort() }));
+}
+
+/**
+ * The scalar functions by family when the function table files them so (a
+ * `SCALAR_FUNCTION_FAMILIES` export: family name → table), else in one list.
+ */
+function scalarFunctionList(): string[] {
+  const families = (scalarFunctions as Record<string, unknown>).SCALAR_FUNCTION_FAMILIES as Record<string, Record<string, unknown>> | undefined;
+  if (!families) return nameList(SCALAR_FUNCTIONS);
+  return Object.entries(families).flatMap(([family, table]) => [`### ${family[0]!.toUpperCase()}${family.slice(1)} (${Object.keys(table).length})`, '', ...nameList(table)]);
 }
 
 /** A compact list, one paragraph per initial letter. */
@@ -74,7 +85,7 @@ export function renderAplReference(): string {
     '',
     `## Scalar functions (${scalarCount})`,
     '',
-    ...nameList(SCALAR_FUNCTIONS),
+    ...scalarFunctionList(),
     `## Aggregations (${aggregateCount})`,
     '',
     'Used in `summarize`, `make-series` and `top-nested`.',
