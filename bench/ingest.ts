@@ -102,10 +102,10 @@ async function serviceTarget(): Promise<Target> {
   const { DatasetEvents } = await import('../src/events/dataset-events');
   const { IngestService } = await import('../src/events/ingest/ingest-service');
   const { FieldRegistry } = await import('../src/events/schema/field-registry');
-  const { EventStore } = await import('../src/events/store/event-store');
+  const { DuckDBEventStore } = await import('../src/events/store/event-store');
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-service-'));
   const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
-  const store = await EventStore.open(path.join(dir, 'events.duckdb'));
+  const store = await DuckDBEventStore.open(path.join(dir, 'events.duckdb'));
   const registry = new FieldRegistry(relational.repository, store);
   const writer = new DatasetEvents(store, registry, 1024);
   const service = new IngestService(writer, store);

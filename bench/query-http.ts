@@ -50,7 +50,7 @@ async function main() {
     const { services } = app;
     const principal = await services.auth.authenticate({ authorization: `Bearer ${TOKEN}`, orgId: undefined });
     const dataset = await services.datasets.get(principal, 'bench');
-    const schema = services.fields.schemaOf(dataset);
+    const schema = await services.fields.schemaOf(dataset);
     const table = quoteIdentifier(schema.table);
     const col = (name: string) => quoteIdentifier(schema.fields.find((field) => field.name === name)!.column);
     const window = { startTime: new Date(START_MS).toISOString(), endTime: new Date(START_MS + SPAN_MS).toISOString() };

@@ -26,7 +26,19 @@ const envSchema = z.object({
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  EVENT_STORE: z.enum(['duckdb', 'clickhouse', 'chdb']).default('duckdb'),
+  CLICKHOUSE_URL: z.string().min(1).optional(),
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be a cluster name from the ClickHouse configuration (letters, digits, "_", "-", ".")')
+    .optional(),
 });
+
+/** Where events live: embedded DuckDB (default), a ClickHouse server, or ClickHouse embedded (chdb). */
+export type EventStoreLocation =
+  | { engine: 'duckdb'; path: string }
+  | { engine: 'clickhouse'; url: string; cluster: string | undefined }
+  | { engine: 'chdb'; path: string };
 
 export interface Config {
   host: string;
@@ -34,8 +46,9 @@ export interface Config {
   dataDir: string;
   /** Where the relational data lives: a SQLite file (default) or a PostgreSQL database. */
   database: DatabaseLocation;
-  /** Absolute path of the DuckDB file holding the events. */
+  /** Absolute path of the DuckDB file holding the events (with the default event store). */
   duckdbPath: string;
+  eventStore: EventStoreLocation;
   catalogSource: string;
   adminToken: string | undefined;
   maxFieldsPerDataset: number;
@@ -68,6 +81,21 @@ function databaseFrom(databaseUrl: string | undefined, dataDir: string, poolSize
   return { provider: 'sqlite', path: path.resolve(withoutScheme.split('?')[0]!) };
 }
 
+/** Reads `EVENT_STORE` with `CLICKHOUSE_URL` and `CLICKHOUSE_CLUSTER`. */
+function eventStoreFrom(e: z.infer<typeof envSchema>, dataDir: string, duckdbPath: string): EventStoreLocation {
+  const fail = (message: string) => new ConfigError(`Invalid configuration:\n  ${message}`);
+  if (e.EVENT_STORE !== 'clickhouse') {
+    if (e.CLICKHOUSE_URL) throw fail(`CLICKHOUSE_URL: only used with EVENT_STORE=clickhouse (EVENT_STORE is ${e.EVENT_STORE})`);
+    if (e.CLICKHOUSE_CLUSTER) throw fail(`CLICKHOUSE_CLUSTER: only used with EVENT_STORE=clickhouse (EVENT_STORE is ${e.EVENT_STORE})`);
+    return e.EVENT_STORE === 'chdb' ? { engine: 'chdb', path: path.join(dataDir, 'chdb') } : { engine: 'duckdb', path: duckdbPath };
+  }
+  if (!e.CLICKHOUSE_URL) throw fail('CLICKHOUSE_URL: required with EVENT_STORE=clickhouse (e.g. http://user:password@clickhouse:8123/eventdeck)');
+  if (!URL.canParse(e.CLICKHOUSE_URL) || !/^https?:$/.test(new URL(e.CLICKHOUSE_URL).protocol)) {
+    throw fail('CLICKHOUSE_URL: must be an http:// or https:// URL of the ClickHouse HTTP interface');
+  }
+  return { engine: 'clickhouse', url: e.CLICKHOUSE_URL, cluster: e.CLICKHOUSE_CLUSTER };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset", as shells and .env files often produce them.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
@@ -81,12 +109,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  TLS_CERT and TLS_KEY must be set together');
   }
   const dataDir = path.resolve(e.DATA_DIR);
+  const duckdbPath = path.join(dataDir, 'events.duckdb');
   return {
     host: e.HOST,
     port: e.PORT,
     dataDir,
     database: databaseFrom(e.DATABASE_URL, dataDir, e.DATABASE_POOL_SIZE),
-    duckdbPath: path.join(dataDir, 'events.duckdb'),
+    duckdbPath,
+    eventStore: eventStoreFrom(e, dataDir, duckdbPath),
     catalogSource: e.MODEL_CATALOG_SOURCE,
     adminToken: e.ADMIN_TOKEN,
     maxFieldsPerDataset: e.MAX_FIELDS_PER_DATASET,

@@ -6,9 +6,10 @@ import type { Logger } from 'pino';
 import { notFound } from '../errors';
 import type { PreparedBatch } from './ingest/prepare';
 import { KeyedLock } from './keyed-lock';
+import { SYSTEM_STORED_FIELDS } from './layout';
 import type { DatasetRef, FieldRegistry } from './schema/field-registry';
 import { planSchema } from './schema/plan';
-import type { EventStore } from './store/event-store';
+import { type EventStore, LayoutChangedError } from './store/store';
 
 export interface WriteOutcome {
   /** Events stored. */
@@ -78,36 +79,49 @@ export class DatasetEvents {
 
   /** Stores a prepared batch in one transaction; events past the field limit fail alone. */
   write(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
-    const table = dataset.tableName;
-    return this.lock.run(table, async () => {
-      // The caller resolved the dataset with its table in place; without it the dataset was
-      // deleted while this request was on its way.
-      const columns = this.store.columnsOf(table);
-      if (!columns) throw notFound(`dataset "${dataset.name}" not found`);
-      const userFieldCount = this.registry.userColumns(table).filter((column) => column.type !== 'map').length;
-      const plan = planSchema(columns, userFieldCount, batch, this.maxFieldsPerDataset);
-      if (plan.rowCount === 0) return { ingested: 0, rejected: plan.rejected, chunks: 0 };
-      const result = await this.store.append({
-        table,
-        addColumns: plan.added,
-        widenColumns: plan.widened,
-        rowCount: plan.rowCount,
-        times: plan.times,
-        sysTime: receivedNs,
-        values: new Map(plan.columns.map(({ column, field }) => [column, field.values])),
-      });
-      const changed = [
-        ...plan.added,
-        ...plan.widened.map(({ column, type }) => ({ column, type, field: columns.find((c) => c.column === column)!.field })),
-      ];
-      try {
-        await this.registry.recordFields(dataset.id, changed);
-      } catch (error) {
-        // The events are committed; the registry rows catch up at the next start.
-        this.logger?.warn({ err: error, dataset: dataset.name }, 'could not record new fields in the registry');
+    return this.lock.run(dataset.tableName, async () => {
+      // Another instance sharing the store may change the table's layout between planning and
+      // writing (the lock is per instance); the store notices and the batch is planned again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.writeOnce(dataset, batch, receivedNs);
+        } catch (error) {
+          if (!(error instanceof LayoutChangedError) || attempt >= 5) throw error;
+        }
       }
-      return { ingested: plan.rowCount, rejected: plan.rejected, chunks: result.chunks };
     });
+  }
+
+  private async writeOnce(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
+    const table = dataset.tableName;
+    // The caller resolved the dataset with its table in place; without it the dataset was
+    // deleted while this request was on its way.
+    const columns = await this.store.layoutOf(table);
+    if (!columns) throw notFound(`dataset "${dataset.name}" not found`);
+    const userFieldCount = columns.slice(SYSTEM_STORED_FIELDS.length).filter((column) => column.type !== 'map').length;
+    const plan = planSchema(columns, userFieldCount, batch, this.maxFieldsPerDataset);
+    if (plan.rowCount === 0) return { ingested: 0, rejected: plan.rejected, chunks: 0 };
+    const result = await this.store.append({
+      table,
+      layout: columns,
+      addColumns: plan.added,
+      widenColumns: plan.widened,
+      rowCount: plan.rowCount,
+      times: plan.times,
+      sysTime: receivedNs,
+      values: new Map(plan.columns.map(({ column, field }) => [column, field.values])),
+    });
+    const changed = [
+      ...plan.added,
+      ...plan.widened.map(({ column, type }) => ({ column, type, field: columns.find((c) => c.column === column)!.field })),
+    ];
+    try {
+      await this.registry.recordFields(dataset.id, changed);
+    } catch (error) {
+      // The events are committed; the registry rows catch up at the next start.
+      this.logger?.warn({ err: error, dataset: dataset.name }, 'could not record new fields in the registry');
+    }
+    return { ingested: plan.rowCount, rejected: plan.rejected, chunks: result.chunks };
   }
 
   /** Resolves once every queued write has settled (for shutdown). */

@@ -1,5 +1,6 @@
-// Opens the event side of the domain: the DuckDB store, the field registry (brought in step
-// with the store), the per-dataset writer and the ingest service.
+// Opens the event side of the domain: the configured event store (DuckDB embedded, a ClickHouse
+// server, or ClickHouse embedded through chdb), the field registry (brought in step with the
+// store), the per-dataset writer and the ingest service.
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { RelationalStore } from '../db/store';
@@ -7,7 +8,11 @@ import { DatasetEvents } from './dataset-events';
 import { IngestService } from './ingest/ingest-service';
 import { FieldRegistry } from './schema/field-registry';
 import { MapFieldRegistry } from './schema/map-field-registry';
-import { EventStore } from './store/event-store';
+import { ChdbExecutor } from './clickhouse/chdb-executor';
+import { ClickHouseEventStore } from './clickhouse/clickhouse-store';
+import { HttpExecutor } from './clickhouse/http-executor';
+import { DuckDBEventStore } from './store/event-store';
+import type { EventStore } from './store/store';
 
 export interface EventServices {
   eventStore: EventStore;
@@ -18,17 +23,37 @@ export interface EventServices {
 }
 
 export async function openEventServices(config: Config, relational: RelationalStore, logger: Logger): Promise<EventServices> {
-  const eventStore = await EventStore.open(config.duckdbPath);
+  const eventStore = await openEventStore(config);
   const fields = new FieldRegistry(relational.repository, eventStore);
-  // This DuckDB holds only the events ingested through this instance; when other instances
-  // share the relational store, their tables hold fields this one has never seen.
-  const repaired = await fields.reconcile({ addOnly: relational.shared });
+  // An embedded store holds only the events ingested through this instance; when other
+  // instances share the relational store, their tables hold fields this one has never seen.
+  const repaired = await fields.reconcile({ addOnly: relational.shared && !eventStore.shared });
   if (repaired > 0) logger.warn({ rows: repaired }, 'brought the field registry back in step with the event store');
   const datasetEvents = new DatasetEvents(eventStore, fields, config.maxFieldsPerDataset, logger);
   const mapFieldRegistry = new MapFieldRegistry(relational.prisma, relational.repository);
   const ingest = new IngestService(datasetEvents, eventStore, mapFieldRegistry);
   return { eventStore, fields, datasetEvents, ingest, mapFieldRegistry };
 }
+
+/** The event store `EVENT_STORE` names. */
+export async function openEventStore(config: Pick<Config, 'eventStore'>): Promise<EventStore> {
+  const location = config.eventStore;
+  switch (location.engine) {
+    case 'duckdb':
+      return DuckDBEventStore.open(location.path);
+    case 'clickhouse':
+      return ClickHouseEventStore.open(HttpExecutor.open(location.url, CLICKHOUSE_DEFAULTS), { cluster: location.cluster });
+    case 'chdb':
+      return ClickHouseEventStore.open(await ChdbExecutor.open(location.path, CLICKHOUSE_DEFAULTS));
+  }
+}
+
+/** Settings every statement of the ClickHouse store runs with. */
+const CLICKHOUSE_DEFAULTS = {
+  // Schema changes and mutations return once done everywhere, so the next statement sees them.
+  alter_sync: 2,
+  mutations_sync: 2,
+};
 
 /** Lets queued writes finish, then checkpoints and closes the store. */
 export async function closeEventServices(services: EventServices): Promise<void> {

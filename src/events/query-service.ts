@@ -14,8 +14,6 @@ import {
   type LegacyQueryResponse,
   type QueryResult,
   parseExpression,
-  registerAplFunctions,
-  runnerOver,
   toMatches,
 } from '../apl';
 import { hasDatasetCapability, type Principal } from '../auth/principal';
@@ -26,7 +24,7 @@ import { settingOrCreate } from '../db/settings';
 import { parseInput } from '../validation';
 import { type DatasetService, validateDatasetName } from './datasets';
 import type { FieldRegistry } from './schema/field-registry';
-import type { EventStore } from './store/event-store';
+import type { EventStore } from './store/store';
 
 const aplRequestSchema = z.object({
   apl: z.string({ error: 'is required' }).min(1, 'must not be empty'),
@@ -80,6 +78,7 @@ export interface EventsPage {
 
 export class QueryService {
   private readonly runner: EngineDeps['runner'];
+  private readonly dialect: EngineDeps['dialect'];
   private readonly repository: Repository;
 
   private constructor(
@@ -90,12 +89,12 @@ export class QueryService {
     private readonly config: Config,
     private readonly cursorKey: string,
   ) {
-    this.runner = runnerOver(store);
+    this.runner = store.aplRunner;
+    this.dialect = store.dialect;
     this.repository = relational.repository;
   }
 
   static async create(datasets: DatasetService, fields: FieldRegistry, store: EventStore, relational: RelationalStore, config: Config) {
-    await store.useConnection(registerAplFunctions);
     // Cursors are signed so forged ones are refused; the key is shared by every instance and
     // survives restarts, so cursors do too.
     const cursorKey = await settingOrCreate(relational, 'cursor_key', () => randomBytes(32).toString('hex'));
@@ -110,7 +109,7 @@ export class QueryService {
           names.map(async (name) => {
             const dataset = await this.datasets.resolveFor(principal, name, 'query', 'read');
             resolved.set(dataset.name, dataset.id);
-            return this.fields.schemaOf(dataset);
+            return await this.fields.schemaOf(dataset);
           }),
         ),
       listDatasets: async () =>
@@ -118,6 +117,7 @@ export class QueryService {
           .map((dataset) => dataset.name)
           .filter((name) => hasDatasetCapability(principal, name, 'query', 'read')),
       runner: this.runner,
+      dialect: this.dialect,
       maxQueryRows: this.config.maxQueryRows,
       queryTimeoutMs: this.config.queryTimeoutMs,
       cursorKey: this.cursorKey,

@@ -1,7 +1,7 @@
 // The engine over the product's own storage: events ingested through the real ingest pipeline,
 // schemas from the field registry, statements run on the event store's read connections.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EngineDeps, executeApl, registerAplFunctions, runnerOver } from '../../src/apl';
+import { type EngineDeps, executeApl, runnerOver } from '../../src/apl';
 import type { DatasetRef } from '../../src/events/schema/field-registry';
 import { type EventsHarness, openEventsHarness } from '../events/harness';
 
@@ -20,9 +20,8 @@ beforeAll(async () => {
   dataset = await h.createDataset('web-logs');
   const body = Buffer.from(events.map((e) => JSON.stringify(e)).join('\n'));
   await h.ingest.ingest(dataset, { body, contentType: 'application/x-ndjson' });
-  await h.store.useConnection(registerAplFunctions);
   deps = {
-    resolveDatasets: async (names) => (names.includes(dataset.name) ? [h.registry.schemaOf(dataset)] : []),
+    resolveDatasets: async (names) => (names.includes(dataset.name) ? [await h.registry.schemaOf(dataset)] : []),
     runner: runnerOver(h.store),
     maxQueryRows: 65_000,
     queryTimeoutMs: 10_000,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EventStore } from '../../src/events/store/event-store';
+import { DuckDBEventStore } from '../../src/events/store/event-store';
 import { SMALL_CATALOG } from '../helpers/server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -104,7 +104,7 @@ describe('durability', () => {
       await exited(second.child);
     }
 
-    const store = await EventStore.open(path.join(dataDir, 'events.duckdb'));
+    const store = await DuckDBEventStore.open(path.join(dataDir, 'events.duckdb'));
     try {
       const table = store.tableNames()[0]!;
       const { rows } = await store.query(`SELECT count(*), count(DISTINCT (batch, i)), count(DISTINCT _rowId), max(_rowId) FILTER (WHERE batch >= 0) < min(_rowId) FILTER (WHERE batch = -1) FROM "${table}"`);

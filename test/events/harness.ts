@@ -8,12 +8,12 @@ import { DatasetEvents } from '../../src/events/dataset-events';
 import { IngestService } from '../../src/events/ingest/ingest-service';
 import { type DatasetRef, FieldRegistry } from '../../src/events/schema/field-registry';
 import { MapFieldRegistry } from '../../src/events/schema/map-field-registry';
-import { EventStore } from '../../src/events/store/event-store';
+import { DuckDBEventStore } from '../../src/events/store/event-store';
 
 export interface EventsHarness {
   dir: string;
   relational: SqliteRelationalStore;
-  store: EventStore;
+  store: DuckDBEventStore;
   registry: FieldRegistry;
   events: DatasetEvents;
   ingest: IngestService;
@@ -30,7 +30,7 @@ export interface EventsHarness {
 export async function openEventsHarness(options: { dir?: string; maxFields?: number } = {}): Promise<EventsHarness> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'eventdeck-events-'));
   const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
-  const store = await EventStore.open(path.join(dir, 'events.duckdb'), { memoryLimit: '128MB' });
+  const store = await DuckDBEventStore.open(path.join(dir, 'events.duckdb'), { memoryLimit: '128MB' });
   const registry = new FieldRegistry(relational.repository, store);
   await registry.reconcile();
   const events = new DatasetEvents(store, registry, options.maxFields ?? 1024);

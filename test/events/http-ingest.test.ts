@@ -55,7 +55,7 @@ async function datasetRecord(dataset: string) {
 async function storedRows(dataset: string, fields: string[]): Promise<Record<string, unknown>[]> {
   const { services } = server.app;
   const record = await datasetRecord(dataset);
-  const schema = services.fields.schemaOf(record);
+  const schema = await services.fields.schemaOf(record);
   const columns = fields.map((name) => {
     const field = schema.fields.find((candidate) => candidate.name === name);
     return field ? `"${field.column.replaceAll('"', '""')}" AS "${name}"` : `NULL AS "${name}"`;

@@ -119,7 +119,7 @@ describe('IngestService.ingest', () => {
       /^invalid_input: timestamp-format "dd\/mm" has no date or time elements/,
     );
     expect(await count(dataset)).toBe(0n);
-    expect(h.registry.userColumns(dataset.tableName)).toEqual([]);
+    expect(await h.registry.userColumns(dataset.tableName)).toEqual([]);
   });
 
   it('applies timestamp-field, timestamp-format, csv-delimiter, CSV field names and labels', async () => {

@@ -19,10 +19,8 @@ function ndjson(events: object[]) {
   return { body: Buffer.from(events.map((event) => JSON.stringify(event)).join('\n')), contentType: 'application/x-ndjson' };
 }
 
-function userFields(h: EventsHarness, dataset: DatasetRef) {
-  return h.registry
-    .schemaOf(dataset)
-    .fields.filter((field) => !field.name.startsWith('_'))
+async function userFields(h: EventsHarness, dataset: DatasetRef) {
+  return (await h.registry.schemaOf(dataset)).fields.filter((field) => !field.name.startsWith('_'))
     .map((field) => `${field.name}:${field.type}@${field.column}`);
 }
 
@@ -42,7 +40,7 @@ describe('schema evolution', () => {
     const dataset = await h.createDataset('evolve');
     await h.ingest.ingest(dataset, ndjson([{ a: 1, b: 'x' }]));
     await h.ingest.ingest(dataset, ndjson([{ a: 2, c: true, d: { e: 1.5 } }]));
-    expect(userFields(h, dataset)).toEqual(['a:integer@a', 'b:string@b', 'c:boolean@c', 'd.e:float@d.e']);
+    expect(await userFields(h, dataset)).toEqual(['a:integer@a', 'b:string@b', 'c:boolean@c', 'd.e:float@d.e']);
     expect(registryRows(h, dataset)).toEqual(['a:integer@a', 'b:string@b', 'c:boolean@c', 'd.e:float@d.e']);
     const columns = await h.rows(`SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = '${dataset.tableName}'`);
     expect(columns.map((c) => `${c.column_name} ${c.data_type}`)).toEqual([
@@ -65,10 +63,10 @@ describe('schema evolution', () => {
     const dataset = await h.createDataset('widen');
     await h.ingest.ingest(dataset, ndjson([{ n: 1 }, { n: 2 }]));
     await h.ingest.ingest(dataset, ndjson([{ n: 2.5 }]));
-    expect(userFields(h, dataset)).toEqual(['n:float@n']);
+    expect(await userFields(h, dataset)).toEqual(['n:float@n']);
     expect((await h.rows(`SELECT n FROM ${dataset.tableName} ORDER BY _rowId`)).map((r) => r.n)).toEqual([1, 2, 2.5]);
     await h.ingest.ingest(dataset, ndjson([{ n: 'many' }, { n: 7 }]));
-    expect(userFields(h, dataset)).toEqual(['n:string@n']);
+    expect(await userFields(h, dataset)).toEqual(['n:string@n']);
     expect(registryRows(h, dataset)).toEqual(['n:string@n']);
     expect((await h.rows(`SELECT n FROM ${dataset.tableName} ORDER BY _rowId`)).map((r) => r.n)).toEqual(['1', '2', '2.5', 'many', '7']);
   });
@@ -77,9 +75,9 @@ describe('schema evolution', () => {
     const h = await open();
     const dataset = await h.createDataset('mixed');
     await h.ingest.ingest(dataset, ndjson([{ flag: true, list: [1, 'two'] }]));
-    expect(userFields(h, dataset)).toEqual(['flag:boolean@flag', 'list:array@list']);
+    expect(await userFields(h, dataset)).toEqual(['flag:boolean@flag', 'list:array@list']);
     await h.ingest.ingest(dataset, ndjson([{ flag: 3, list: 'plain' }, { flag: false, list: [3] }]));
-    expect(userFields(h, dataset)).toEqual(['flag:string@flag', 'list:string@list']);
+    expect(await userFields(h, dataset)).toEqual(['flag:string@flag', 'list:string@list']);
     expect(await h.rows(`SELECT flag, list FROM ${dataset.tableName} ORDER BY _rowId`)).toEqual([
       { flag: 'true', list: '[1,"two"]' },
       { flag: '3', list: 'plain' },
@@ -91,7 +89,7 @@ describe('schema evolution', () => {
     const h = await open();
     const dataset = await h.createDataset('cases');
     await h.ingest.ingest(dataset, ndjson([{ status: 200, Status: 'OK' }, { STATUS: 'up', status: 404 }]));
-    expect(userFields(h, dataset)).toEqual(['status:integer@status', 'Status:string@Status#2', 'STATUS:string@STATUS#3']);
+    expect(await userFields(h, dataset)).toEqual(['status:integer@status', 'Status:string@Status#2', 'STATUS:string@STATUS#3']);
     expect(await h.rows(`SELECT "status", "Status#2", "STATUS#3" FROM ${dataset.tableName} ORDER BY _rowId`)).toEqual([
       { status: 200n, 'Status#2': 'OK', 'STATUS#3': null },
       { status: 404n, 'Status#2': null, 'STATUS#3': 'up' },
@@ -119,7 +117,7 @@ describe('timespans', () => {
       { duration: Timespan.of(1500, 'us'), Duration: Timespan.of(2, 's') },
       { duration: Timespan.of(-3n), count: 1 },
     ]);
-    expect(userFields(first, dataset)).toEqual(['duration:timespan@duration', 'Duration:timespan@Duration#2', 'count:integer@count']);
+    expect(await userFields(first, dataset)).toEqual(['duration:timespan@duration', 'Duration:timespan@Duration#2', 'count:integer@count']);
     expect(registryRows(first, dataset)).toEqual(['Duration:timespan@Duration#2', 'count:integer@count', 'duration:timespan@duration']);
     const columns = await first.rows(`SELECT column_name, data_type, comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND NOT starts_with(column_name, '_')`);
     expect(columns).toEqual([
@@ -134,7 +132,7 @@ describe('timespans', () => {
     await first.close();
 
     const second = await open({ dir: first.dir });
-    expect(userFields(second, dataset)).toEqual(['duration:timespan@duration', 'Duration:timespan@Duration#2', 'count:integer@count']);
+    expect(await userFields(second, dataset)).toEqual(['duration:timespan@duration', 'Duration:timespan@Duration#2', 'count:integer@count']);
   });
 
   it('widens a timespan field that meets other types to string, timespans as their duration text', async () => {
@@ -142,7 +140,7 @@ describe('timespans', () => {
     const dataset = await h.createDataset('spanmix');
     await h.ingest.ingestEvents(dataset, [{ took: Timespan.of(90, 's') }, { took: Timespan.of(250, 'ms') }]);
     await h.ingest.ingestEvents(dataset, [{ took: 'slow' }, { took: Timespan.of(1500n) }]);
-    expect(userFields(h, dataset)).toEqual(['took:string@took']);
+    expect(await userFields(h, dataset)).toEqual(['took:string@took']);
     expect(registryRows(h, dataset)).toEqual(['took:string@took']);
     expect((await h.rows(`SELECT took FROM ${dataset.tableName} ORDER BY _rowId`)).map((row) => row.took)).toEqual(['1m30s', '250ms', 'slow', '1.5µs']);
     const [column] = await h.rows(`SELECT comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND column_name = 'took'`);
@@ -158,7 +156,7 @@ describe('map fields', () => {
     const attrs = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key.${i}`, i]));
     const status = await first.ingest.ingest(dataset, ndjson([{ attrs, a: 1, b: 2 }, { attrs: { nested: { x: [1, 'y'] } } }]));
     expect(status.failed).toBe(0);
-    expect(userFields(first, dataset)).toEqual(['attrs:map@attrs', 'a:integer@a', 'b:integer@b']);
+    expect(await userFields(first, dataset)).toEqual(['attrs:map@attrs', 'a:integer@a', 'b:integer@b']);
     expect(registryRows(first, dataset)).toEqual(['a:integer@a', 'attrs:map@attrs', 'b:integer@b']);
     const [column] = await first.rows(`SELECT data_type, comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND column_name = 'attrs'`);
     expect(column).toEqual({ data_type: 'JSON', comment: '{"field":"attrs","type":"map"}' });
@@ -169,7 +167,7 @@ describe('map fields', () => {
     await first.close();
 
     const second = await open({ dir: first.dir });
-    expect(userFields(second, dataset)).toEqual(['attrs:map@attrs', 'a:integer@a', 'b:integer@b']);
+    expect(await userFields(second, dataset)).toEqual(['attrs:map@attrs', 'a:integer@a', 'b:integer@b']);
   });
 
   it('turn an existing field of that name into a map, keeping each old value as JSON of its type', async () => {
@@ -179,7 +177,7 @@ describe('map fields', () => {
     await h.mapFields.add(dataset.id, 'geo');
     await h.mapFields.add(dataset.id, 'loc');
     await h.ingest.ingest(dataset, ndjson([{ geo: { city: 'Oslo' }, loc: { lat: 1.5 } }]));
-    expect(userFields(h, dataset)).toEqual(['geo:map@geo', 'loc:map@loc']);
+    expect(await userFields(h, dataset)).toEqual(['geo:map@geo', 'loc:map@loc']);
     const rows = await h.rows(`SELECT CAST(geo AS VARCHAR) AS geo, CAST(loc AS VARCHAR) AS loc FROM ${dataset.tableName} ORDER BY _rowId`);
     expect(rows).toEqual([
       { geo: '"unknown"', loc: '7' },
@@ -195,7 +193,7 @@ describe('map fields', () => {
     await h.ingest.ingest(dataset, ndjson([{ geo: { city: 'Oslo' } }]));
     expect(await h.mapFields.remove(dataset.id, 'geo')).toBe(true);
     await h.ingest.ingest(dataset, ndjson([{ geo: { city: 'Rome' } }]));
-    expect(userFields(h, dataset)).toEqual(['geo:map@geo', 'geo.city:string@geo.city']);
+    expect(await userFields(h, dataset)).toEqual(['geo:map@geo', 'geo.city:string@geo.city']);
   });
 });
 
@@ -210,10 +208,10 @@ describe('concurrent ingest into one dataset', () => {
     expect(statuses.map((status) => status.ingested)).toEqual(batches.map(() => 250));
     const [summary] = await h.rows(`SELECT count(*) AS n, count(DISTINCT _rowId) AS ids, count(DISTINCT (batch, i)) AS pairs FROM ${dataset.tableName}`);
     expect(summary).toEqual({ n: 4000n, ids: 4000n, pairs: 4000n });
-    expect(userFields(h, dataset).sort()).toEqual(
+    expect((await userFields(h, dataset)).sort()).toEqual(
       ['batch:integer@batch', 'i:integer@i', 'shared:string@shared', ...[0, 1, 2, 3, 4].map((n) => `field${n}:integer@field${n}`)].sort(),
     );
-    expect(registryRows(h, dataset).sort()).toEqual(userFields(h, dataset).sort());
+    expect(registryRows(h, dataset).sort()).toEqual((await userFields(h, dataset)).sort());
   });
 
   it('writes different datasets side by side', async () => {
@@ -242,7 +240,7 @@ describe('field limit', () => {
       `adding fields "c", "d" would pass the dataset's limit of 3 fields`,
       `adding field "e" would pass the dataset's limit of 3 fields`,
     ]);
-    expect(userFields(h, dataset)).toEqual(['a:integer@a', 'b:integer@b', 'c:integer@c']);
+    expect(await userFields(h, dataset)).toEqual(['a:integer@a', 'b:integer@b', 'c:integer@c']);
   });
 });
 
@@ -256,7 +254,7 @@ describe('field limit with one new field per event', () => {
     expect(status.ingested).toBe(99);
     expect(status.failed).toBe(4901);
     expect(status.failures[0]!.error).toBe(`adding field "key99" would pass the dataset's limit of 100 fields`);
-    expect(h.registry.userColumns(dataset.tableName)).toHaveLength(100);
+    expect(await h.registry.userColumns(dataset.tableName)).toHaveLength(100);
     const [row] = await h.rows(`SELECT count(*) AS n, max(common) AS last, max("key98") AS k FROM ${dataset.tableName}`);
     expect(row).toEqual({ n: 100n, last: 98n, k: 98n });
   });
@@ -277,12 +275,12 @@ describe('trim and vacuum', () => {
     expect(await h.events.trim(dataset.id, dataset.tableName, new Date('2023-01-01T00:00:00Z'))).toBe(2);
     expect((await h.rows(`SELECT kept FROM ${dataset.tableName}`)).map((row) => row.kept)).toEqual([3n]);
     expect(await h.events.vacuum(dataset.id, dataset.tableName)).toEqual(['old']);
-    expect(userFields(h, dataset)).toEqual(['kept:integer@kept', 'Kept:string@Kept#2']);
+    expect(await userFields(h, dataset)).toEqual(['kept:integer@kept', 'Kept:string@Kept#2']);
     expect(registryRows(h, dataset)).toEqual(['Kept:string@Kept#2', 'kept:integer@kept']);
     expect(await h.events.vacuum(dataset.id, dataset.tableName)).toEqual([]);
     // A vacuumed field can come back, with a new type.
     await h.ingest.ingest(dataset, ndjson([{ old: true }]));
-    expect(userFields(h, dataset)).toContain('old:boolean@old');
+    expect(await userFields(h, dataset)).toContain('old:boolean@old');
   });
 
   it('refuses a batch for a dataset deleted while the batch was on its way', async () => {
@@ -308,12 +306,12 @@ describe('restart', () => {
     const first = await openEventsHarness();
     const dataset = await first.createDataset('durable');
     await first.ingest.ingest(dataset, ndjson([{ status: 1, Status: 'a' }, { nested: { x: [1] } }]));
-    const schemaBefore = first.registry.schemaOf(dataset);
+    const schemaBefore = await first.registry.schemaOf(dataset);
     const [{ last }] = (await first.rows(`SELECT max(_rowId) AS last FROM ${dataset.tableName}`)) as [{ last: bigint }];
     await first.close();
 
     const second = await open({ dir: first.dir });
-    expect(second.registry.schemaOf(dataset)).toEqual(schemaBefore);
+    expect(await second.registry.schemaOf(dataset)).toEqual(schemaBefore);
     await second.ingest.ingest(dataset, ndjson([{ status: 2 }]));
     const rows = await second.rows(`SELECT _rowId, status, "Status#2" FROM ${dataset.tableName} ORDER BY _rowId`);
     expect(rows).toHaveLength(3);

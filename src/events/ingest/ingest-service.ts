@@ -4,7 +4,7 @@ import { invalidInput, payloadTooLarge } from '../../errors';
 import type { DatasetEvents } from '../dataset-events';
 import { Semaphore } from '../semaphore';
 import type { DatasetRef } from '../schema/field-registry';
-import type { EventStore } from '../store/event-store';
+import type { EventStore } from '../store/store';
 import { type BodyFormat, bodyFormatOf, decodeBody } from './content';
 import { compileGoLayout, type TimeLayoutParser } from './go-time-layout';
 import { MAX_BODY_BYTES, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST } from './limits';
@@ -43,9 +43,9 @@ export interface IngestStatus {
   failures: IngestFailure[];
   /** Bytes of event data read (after decompression). */
   processedBytes: number;
-  /** DuckDB data chunks (vectors of up to 2048 rows) written. */
+  /** Storage blocks written (DuckDB: vectors of up to 2048 rows; ClickHouse: inserts). */
   blocksCreated: number;
-  /** Size of DuckDB's write-ahead log after the commit, in bytes. */
+  /** Size of the event store's write-ahead log after the commit, in bytes (0 without one). */
   walLength: number;
 }
 

@@ -2,14 +2,15 @@
 //
 // The event store is the source of truth: a table's columns, their types, and (as column
 // comments) the field names that differ from their column names all commit with the events.
-// `schemaOf` serves that layout as a `DatasetSchema` from memory. The `dataset_fields` rows
+// `schemaOf` serves that layout as a `DatasetSchema` (from memory for an embedded store, read
+// afresh from a shared one). The `dataset_fields` rows
 // (which also carry what users set: unit, description, hidden) follow each schema change
 // through the repository layer, and are brought back in step at start in case a crash fell
 // between the two commits.
 import type { Repository } from '../../db/repository';
 import type { DatasetSchema, StoredField } from '../layout';
 import { SYSTEM_STORED_FIELDS } from '../layout';
-import type { EventStore, StoredColumn } from '../store/event-store';
+import type { EventStore, StoredColumn } from '../store/store';
 
 /** A dataset as storage sees it: its id, its name and the table holding its events. */
 export interface DatasetRef {
@@ -27,8 +28,8 @@ export class FieldRegistry {
   ) {}
 
   /** The dataset's layout: system fields, then user fields in the order they appeared. */
-  schemaOf(dataset: DatasetRef): DatasetSchema {
-    const columns = this.store.columnsOf(dataset.tableName);
+  async schemaOf(dataset: DatasetRef): Promise<DatasetSchema> {
+    const columns = await this.store.layoutOf(dataset.tableName);
     if (!columns) return { name: dataset.name, table: dataset.tableName, fields: [...SYSTEM_STORED_FIELDS] };
     const cached = this.cache.get(dataset.tableName);
     if (cached && cached.columns === columns && cached.name === dataset.name) return cached.schema;
@@ -39,8 +40,8 @@ export class FieldRegistry {
   }
 
   /** User fields only (the registry rows), as the table holds them. */
-  userColumns(tableName: string): StoredColumn[] {
-    return (this.store.columnsOf(tableName) ?? []).slice(SYSTEM_STORED_FIELDS.length);
+  async userColumns(tableName: string): Promise<StoredColumn[]> {
+    return ((await this.store.layoutOf(tableName)) ?? []).slice(SYSTEM_STORED_FIELDS.length);
   }
 
   /** Records fields that appeared or changed type (after their DuckDB commit). */
@@ -72,7 +73,8 @@ export class FieldRegistry {
    *
    * With `addOnly`, rows are only added for fields the registry lacks: when this instance's
    * event store is its own (DuckDB) but the relational store is shared with other instances,
-   * each of which saw other events, no single table is the whole truth.
+   * each of which saw other events, no single table is the whole truth. (A shared event store,
+   * ClickHouse, is the whole truth.)
    */
   async reconcile({ addOnly = false }: { addOnly?: boolean } = {}): Promise<number> {
     const datasets = await this.repository.datasets.tables();
@@ -80,7 +82,7 @@ export class FieldRegistry {
     const statements = [];
     let changed = 0;
     for (const dataset of datasets) {
-      const columns = this.userColumns(dataset.tableName);
+      const columns = await this.userColumns(dataset.tableName);
       const rows = new Map((await this.repository.fields.of(dataset.id)).map((row) => [row.name, row]));
       const upserts = [];
       for (const column of columns) {

@@ -6,7 +6,11 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
+import { duckdbDialect } from '../../apl/dialect/duckdb';
 import { goDurationSql } from '../../apl/dialect/duckdb/formatting';
+import { registerAplFunctions } from '../../apl/execution/duckdb-runner';
+import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
+import { runnerOver } from '../../apl/execution/store-runner';
 import {
   columnComment,
   DUCKDB_TYPE_OF,
@@ -22,6 +26,7 @@ import {
 import { appendColumns, type ChunkColumn, type ColumnValue } from './chunk-writer';
 import { ConnectionPool } from './connection-pool';
 import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from './query-runner';
+import type { EventStore } from './store';
 
 /** A column of a dataset table and the field it holds. */
 export interface StoredColumn {
@@ -39,6 +44,8 @@ export interface NewColumn {
 
 export interface AppendBatch {
   table: string;
+  /** The table's columns the batch was planned against (before the changes below). */
+  layout: readonly StoredColumn[];
   /** Columns to add before the rows, in this order. */
   addColumns: NewColumn[];
   /** Existing columns whose type widens before the rows (see `widenFieldType`). */
@@ -53,7 +60,7 @@ export interface AppendBatch {
 }
 
 export interface AppendResult {
-  /** `_rowId` of the first row; the others follow without gaps. */
+  /** `_rowId` of the first row; the others follow, rising. */
   firstRowId: bigint;
   /** Data chunks (vectors of up to 2048 rows) written. */
   chunks: number;
@@ -92,7 +99,12 @@ function commentSql(table: string, column: StoredColumn): string {
   return `COMMENT ON COLUMN ${table}.${quoteIdentifier(column.column)} IS ${comment === undefined ? 'NULL' : quoteLiteral(comment)}`;
 }
 
-export class EventStore {
+export class DuckDBEventStore implements EventStore {
+  readonly engine = 'duckdb' as const;
+  /** Each instance of the server has its own DuckDB. */
+  readonly shared = false;
+  readonly dialect = duckdbDialect;
+  readonly aplRunner: AplRunner = runnerOver(this);
   private readonly tables = new Map<string, StoredColumn[]>();
   private nextRowId = 1n;
   private closing: Promise<void> | undefined;
@@ -104,7 +116,7 @@ export class EventStore {
     readonly queries: QueryRunner,
   ) {}
 
-  static async open(databasePath: string, options: EventStoreOptions = {}): Promise<EventStore> {
+  static async open(databasePath: string, options: EventStoreOptions = {}): Promise<DuckDBEventStore> {
     if (databasePath !== ':memory:') mkdirSync(path.dirname(databasePath), { recursive: true });
     const config: Record<string, string> = {
       memory_limit: options.memoryLimit ?? '256MB',
@@ -117,8 +129,10 @@ export class EventStore {
     const instance = await DuckDBInstance.create(databasePath, config);
     const writers = new ConnectionPool(instance, options.writeConnections ?? 4);
     const readers = new ConnectionPool(instance, options.readConnections ?? 4);
-    const store = new EventStore(instance, databasePath, writers, new QueryRunner(readers));
+    const store = new DuckDBEventStore(instance, databasePath, writers, new QueryRunner(readers));
     await store.loadTables();
+    // The functions the DuckDB dialect uses that DuckDB lacks serve every connection.
+    await store.useConnection(registerAplFunctions);
     return store;
   }
 
@@ -153,6 +167,11 @@ export class EventStore {
 
   /** The table's columns in table order (system columns first), or undefined. */
   columnsOf(table: string): readonly StoredColumn[] | undefined {
+    return this.tables.get(table);
+  }
+
+  /** This process is the only writer, so the layout it keeps is the table's. */
+  async layoutOf(table: string): Promise<readonly StoredColumn[] | undefined> {
     return this.tables.get(table);
   }
 
@@ -285,7 +304,7 @@ export class EventStore {
   }
 
   /** Size of the database file and its log, in bytes. */
-  diskBytes(): number {
+  async diskBytes(): Promise<number> {
     try {
       return statSync(this.databasePath).size + this.walBytes();
     } catch {

@@ -1,0 +1,179 @@
+// The ClickHouse dialect: turns a typed plan into one SELECT over the dataset tables, beside the
+// DuckDB dialect and from the same plan. Each plan node becomes a subquery whose columns are
+// aliased by plan column id; ClickHouse pushes filters down to the scans, where the bounds on
+// `_time` select the granules of the (`_time`, `_rowId`) order key.
+import { quoteIdentifier } from '../../../events/clickhouse/layout';
+import { dateTime64Sql } from '../../../events/clickhouse/layout';
+import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
+import type { CompiledSql, SqlDialect } from '../dialect';
+import { aggregateSql } from './aggregates';
+import { ExprWriter, nullableType } from './expressions';
+import { expandSql, seriesSql, windowSql } from './relations';
+
+const id = (columnId: string) => quoteIdentifier(columnId);
+
+/** Settings the dialect's statements need: outer joins give nulls, unaligned expansions pad. */
+export const CLICKHOUSE_QUERY_SETTINGS = {
+  join_use_nulls: 1,
+  enable_unaligned_array_join: 1,
+  enable_extended_results_for_datetime_functions: 1,
+  output_format_json_escape_forward_slashes: 0,
+  output_format_json_quote_64bit_integers: 0,
+  output_format_json_quote_denormals: 0,
+};
+
+class Generator {
+  private readonly writer = new ExprWriter(id);
+
+  /** Per node, the columns something above reads; scans and projections leave out the rest. */
+  constructor(private readonly required: Map<Rel, Set<string>>) {
+    this.writer.relationSql = (rel) => this.rel(rel);
+  }
+
+  private kept(rel: Rel): number[] {
+    return keptPositions(rel, this.required.get(rel));
+  }
+
+  expr(expr: TExpr): string {
+    return this.writer.write(expr);
+  }
+
+  rel(rel: Rel): string {
+    switch (rel.op) {
+      case 'scan':
+        return this.scan(rel);
+      case 'filter':
+        return `SELECT * FROM (${this.rel(rel.input)}) AS t WHERE ${this.expr(rel.predicate)}`;
+      case 'project': {
+        const items = this.kept(rel).map((i) => `${this.expr(rel.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
+        return `SELECT ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
+      }
+      case 'aggregate': {
+        const groups = rel.groups.map((group, i) => `${this.expr(group)} AS ${id(rel.columns[i]!.id)}`);
+        const aggregates = rel.aggregates.map((agg, i) => `${aggregateSql(this.writer, agg)} AS ${id(rel.columns[rel.groups.length + i]!.id)}`);
+        const groupBy = rel.groups.length ? ` GROUP BY ${rel.groups.map((_, i) => id(rel.columns[i]!.id)).join(', ')}` : '';
+        return `SELECT ${[...groups, ...aggregates].join(', ')} FROM (${this.rel(rel.input)}) AS t${groupBy}`;
+      }
+      case 'sort':
+        return this.sort(rel);
+      case 'limit': {
+        if (rel.input.op === 'sort') return `${this.sort(rel.input)} LIMIT ${rel.count}`;
+        return `SELECT * FROM (${this.rel(rel.input)}) AS t LIMIT ${rel.count}`;
+      }
+      case 'sample': {
+        if (rel.fraction !== undefined) return `SELECT * FROM (${this.rel(rel.input)}) AS t WHERE randCanonical() < ${rel.fraction}`;
+        return `SELECT * FROM (${this.rel(rel.input)}) AS t ORDER BY rand() LIMIT ${rel.rows}`;
+      }
+      case 'union':
+        return rel.inputs
+          .map((input) => {
+            const items = this.kept(rel).map((i) => `CAST(${this.expr(input.exprs[i]!)} AS ${nullableType(rel.columns[i]!.type)}) AS ${id(rel.columns[i]!.id)}`);
+            return `SELECT ${items.join(', ')} FROM (${this.rel(input.rel)}) AS t`;
+          })
+          .map((sql) => `(${sql})`)
+          .join(' UNION ALL ');
+      case 'join':
+        return this.join(rel);
+      case 'values':
+        return this.values(rel);
+      case 'window': {
+        const items = rel.functions.map((fn, i) => `${windowSql(this.writer, fn)} AS ${id(rel.columns[rel.input.columns.length + i]!.id)}`);
+        return `SELECT *, ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
+      }
+      case 'expand':
+        return expandSql(this.writer, rel, this.kept(rel), this.rel(rel.input));
+      case 'series':
+        return seriesSql(this.writer, rel, this.rel(rel.input));
+    }
+  }
+
+  private scan(rel: Extract<Rel, { op: 'scan' }>): string {
+    const time = quoteIdentifier(rel.sourceColumns.get(rel.timeColumnId)!);
+    const rowId = quoteIdentifier(rel.sourceColumns.get(rel.rowIdColumnId)!);
+    const items = this.kept(rel).map((i) => {
+      const column = rel.columns[i]!;
+      const source = quoteIdentifier(rel.sourceColumns.get(column.id)!);
+      // Datetimes are computed on as nanoseconds (see expressions.ts).
+      const value = column.type === 'datetime' ? `toUnixTimestamp64Nano(${source})` : source;
+      return `${value} AS ${id(column.id)}`;
+    });
+    const where: string[] = [];
+    if (rel.range?.startNanos !== undefined) where.push(`${time} >= ${dateTime64Sql(rel.range.startNanos)}`);
+    if (rel.range?.endNanos !== undefined) where.push(`${time} <= ${dateTime64Sql(rel.range.endNanos)}`);
+    if (rel.cursor) {
+      const { timeNanos, rowId: cursorRowId, direction, inclusive } = rel.cursor;
+      const timeOp = direction === 'desc' ? '<' : '>';
+      const rowOp = `${timeOp}${inclusive ? '=' : ''}`;
+      const at = dateTime64Sql(timeNanos);
+      // The bare bound on _time selects granules by the order key; the pair makes the order total.
+      where.push(`${time} ${timeOp}= ${at}`);
+      where.push(`(${time} ${timeOp} ${at} OR (${time} = ${at} AND ${rowId} ${rowOp} ${cursorRowId.toString()}))`);
+    }
+    const table = quoteIdentifier(rel.dataset.table);
+    return `SELECT ${items.join(', ')} FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  }
+
+  private sort(rel: Extract<Rel, { op: 'sort' }>): string {
+    const keys = rel.keys.map((key) => `${this.expr(key.expr)} ${key.desc ? 'DESC' : 'ASC'} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`);
+    return `SELECT * FROM (${this.rel(rel.input)}) AS t ORDER BY ${keys.join(', ')}`;
+  }
+
+  private join(rel: Extract<Rel, { op: 'join' }>): string {
+    // Right semi and anti joins are written as their left forms with the sides swapped.
+    const swapped = rel.kind === 'rightsemi' || rel.kind === 'rightanti';
+    const leftAlias = swapped ? 'r' : 'l';
+    const rightAlias = swapped ? 'l' : 'r';
+    const left = this.writer.withColumns((columnId) => `l.${id(columnId)}`);
+    const right = this.writer.withColumns((columnId) => `r.${id(columnId)}`);
+    const on = rel.keys
+      .map((key) => (rel.nullSafe ? `isNotDistinctFrom(${left.write(key.left)}, ${right.write(key.right)})` : `${left.write(key.left)} = ${right.write(key.right)}`))
+      .join(' AND ');
+    let rightSql = this.rel(rel.right);
+    if (rel.kind === 'innerunique') {
+      // One right row per key: the first match, as Axiom describes innerunique.
+      rightSql = `SELECT * FROM (${rightSql}) AS t LIMIT 1 BY ${rel.keys.map((key) => this.expr(key.right)).join(', ')}`;
+    }
+    const items = this.kept(rel).map((i) => {
+      const source = rel.sources[i]!;
+      return `${source.side === 'left' ? 'l' : 'r'}.${id(source.id)} AS ${id(rel.columns[i]!.id)}`;
+    });
+    const kinds: Record<typeof rel.kind, string> = {
+      inner: 'INNER JOIN',
+      innerunique: 'INNER JOIN',
+      leftouter: 'LEFT OUTER JOIN',
+      rightouter: 'RIGHT OUTER JOIN',
+      fullouter: 'FULL OUTER JOIN',
+      leftsemi: 'LEFT SEMI JOIN',
+      rightsemi: 'LEFT SEMI JOIN',
+      leftanti: 'LEFT ANTI JOIN',
+      rightanti: 'LEFT ANTI JOIN',
+    };
+    const first = `(${swapped ? rightSql : this.rel(rel.left)}) AS ${leftAlias}`;
+    const second = `(${swapped ? this.rel(rel.left) : rightSql}) AS ${rightAlias}`;
+    if (!on) return `SELECT ${items.join(', ')} FROM ${first} CROSS JOIN ${second}`;
+    return `SELECT ${items.join(', ')} FROM ${first} ${kinds[rel.kind]} ${second} ON ${on}`;
+  }
+
+  private values(rel: Extract<Rel, { op: 'values' }>): string {
+    if (rel.rows.length === 0) {
+      const items = rel.columns.map((column) => `CAST(NULL AS ${nullableType(column.type)}) AS ${id(column.id)}`);
+      return `SELECT ${items.join(', ')} WHERE 0`;
+    }
+    // Each value is cast to its column's type so every row agrees.
+    return rel.rows
+      .map((row) => `SELECT ${row.map((value, i) => `CAST(${this.expr(value)} AS ${nullableType(rel.columns[i]!.type)}) AS ${id(rel.columns[i]!.id)}`).join(', ')}`)
+      .map((sql) => `(${sql})`)
+      .join(' UNION ALL ');
+  }
+}
+
+export const clickhouseDialect: SqlDialect = {
+  name: 'clickhouse',
+  compile(rel: Rel, columns: RelColumn[]): CompiledSql {
+    const generator = new Generator(requiredColumns(rel, columns));
+    const body = generator.rel(rel);
+    // Datetimes are already nanoseconds and dynamic values JSON text: columns leave as they are.
+    const sql = `SELECT ${columns.map((column) => id(column.id)).join(', ')} FROM (${body}) AS result`;
+    return { sql, params: [] };
+  },
+};

@@ -1,0 +1,45 @@
+// A QueryRunner over a ClickHouse executor (a server or chdb). The time budget is given to
+// ClickHouse itself (`max_execution_time`), which stops the statement inside the engine;
+// values come back as the engine's other runners give them (64-bit integers as bigint).
+import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, decodeRows } from '../../events/clickhouse/executor';
+import { invalidInput, timedOut } from '../../errors';
+import type { QueryRunner, RowValue } from './runner';
+
+/**
+ * ClickHouse errors caused by the data meeting the query (a value that does not parse, a
+ * pattern that does not compile, an argument out of range): the caller's, as a 400.
+ */
+const CALLER_ERRORS = new Set([6, 27, 36, 38, 41, 43, 53, 69, 70, 72, 128, 153, 321, 395, 407, 427]);
+
+export function createClickHouseRunner(executor: ClickHouseExecutor): QueryRunner {
+  return {
+    async run(statement, { timeoutMs, signal }) {
+      if (statement.params.length) throw new Error('the ClickHouse dialect writes values into the statement, never as parameters');
+      try {
+        const result = await executor.query(statement.sql, {
+          settings: { max_execution_time: Math.max(0.001, timeoutMs / 1000), timeout_overflow_mode: 'throw' },
+          ...(signal ? { signal } : {}),
+        });
+        return { rows: decodeRows(result, 'nanos') as RowValue[][] };
+      } catch (error) {
+        if (signal?.aborted) throw timedOut('the query was cancelled because its caller went away');
+        if (error instanceof ClickHouseError) {
+          if (error.code === CLICKHOUSE_ERROR.TIMEOUT_EXCEEDED || error.code === CLICKHOUSE_ERROR.QUERY_WAS_CANCELLED) {
+            throw timedOut(`the query ran longer than its time budget of ${timeoutMs} ms and was cancelled`);
+          }
+          if (CALLER_ERRORS.has(error.code)) throw invalidInput(`the query could not run: ${firstLine(error.message)}`);
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/** ClickHouse's message without the code prefix and the stack trace. */
+function firstLine(message: string): string {
+  return message
+    .replace(/^Code: \d+\. DB::Exception: /, '')
+    .replace(/\s*\(version [^)]*\)\s*$/, '')
+    .split('\n')[0]!
+    .replace(/: While executing .*$/, '');
+}

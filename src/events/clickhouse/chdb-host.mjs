@@ -1,0 +1,66 @@
+// Runs ClickHouse embedded (chdb) in a child process of its own, for the chdb executor. chdb
+// allows one data directory per process, and a server process may hold several event stores
+// (test servers do); a process per store gives each its own directory. Messages from the parent:
+// { id, op: 'query', sql } -> { id, text } (JSONCompact); { id, op: 'command', sql } -> { id };
+// { id, op: 'insert', table, columns, data, settings } -> { id }; failures -> { id, error }.
+// Plain JavaScript so that Node runs it without a loader.
+import { Session } from 'chdb';
+
+const [dataPath, settingsJson] = process.argv.slice(2);
+// 64-bit integers and non-finite floats as JSON strings, so no value loses precision on the way.
+const settings = {
+  output_format_json_quote_64bit_integers: 1,
+  output_format_json_quote_denormals: 1,
+  ...JSON.parse(settingsJson ?? '{}'),
+};
+const session = new Session(dataPath, {
+  connectionArgs: Object.entries(settings).map(([name, value]) => `--${name}=${value}`),
+});
+
+function reply(message) {
+  if (process.connected) process.send(message);
+}
+
+function failure(id, error) {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = typeof error?.clickhouseCode === 'number' ? error.clickhouseCode : Number(/Code: (\d+)\./.exec(message)?.[1] ?? 0);
+  reply({ id, error: { message, code } });
+}
+
+async function handle(message) {
+  const { id, op } = message;
+  try {
+    if (op === 'query') {
+      const result = await session.queryAsync(message.sql, { format: 'JSONCompact' });
+      reply({ id, text: result.text() });
+    } else if (op === 'command') {
+      await session.queryAsync(message.sql, { format: 'Null' });
+      reply({ id });
+    } else if (op === 'insert') {
+      await session.insert({
+        table: message.table,
+        columns: message.columns,
+        values: Buffer.from(message.data),
+        format: 'TabSeparated',
+        ...(message.settings ? { settings: message.settings } : {}),
+      });
+      reply({ id });
+    } else {
+      reply({ id, error: { message: `unknown operation ${op}`, code: 0 } });
+    }
+  } catch (error) {
+    failure(id, error);
+  }
+}
+
+process.on('message', (message) => {
+  void handle(message);
+});
+
+// The parent went away (closed the store, or died): release the data directory and leave.
+process.on('disconnect', () => {
+  session.close();
+  process.exit(0);
+});
+
+reply({ ready: true });

@@ -1,0 +1,273 @@
+// The ClickHouse event store: the layout of `layout.ts` in a ClickHouse database, reached through
+// an executor (a server over HTTP, or chdb embedded). Several server instances may share it, so
+// nothing about a table is trusted from memory: the layout is read from `system.columns` when
+// a query or a batch needs it, schema changes are idempotent (`IF NOT EXISTS`), and a batch
+// planned against a layout that changed under it is planned again. Each ingest request is one
+// INSERT (ClickHouse wants few, large inserts), acknowledged once ClickHouse has written it.
+//
+// With a cluster (`CLICKHOUSE_CLUSTER`) every statement that changes a table runs `ON CLUSTER`;
+// each dataset is a ReplicatedMergeTree table `<name>_local` on every node and a Distributed
+// table `<name>` over them, which queries read and inserts go to.
+import { clickhouseDialect } from '../../apl/dialect/clickhouse';
+import { goDurationSql } from '../../apl/dialect/clickhouse/formatting';
+import { createClickHouseRunner } from '../../apl/execution/clickhouse-runner';
+import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
+import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, SYSTEM_STORED_FIELDS, TIME_FIELD } from '../layout';
+import type { AppendBatch, AppendResult, EventStore, QueryOptions, QueryParams, QueryResult, StoredColumn } from '../store/store';
+import { LayoutChangedError } from '../store/store';
+import { type ClickHouseExecutor, ClickHouseError, decodeRows } from './executor';
+import {
+  CLICKHOUSE_TYPE_OF,
+  columnComment,
+  dateTime64Sql,
+  dateTime64Text,
+  quoteIdentifier,
+  quoteLiteral,
+  readColumnComment,
+  SYSTEM_COLUMNS_SQL,
+} from './layout';
+import { RowIdAllocator } from './row-ids';
+import { tabSeparated, textFor, type TsvColumn } from './tsv';
+
+export interface ClickHouseStoreOptions {
+  /** `CLICKHOUSE_CLUSTER`: replicated tables and `ON CLUSTER` DDL. */
+  cluster?: string | undefined;
+}
+
+/** ClickHouse error codes meaning a column the batch names is gone or of another type. */
+const LAYOUT_ERRORS = new Set([16, 44, 47, 53]);
+
+/** Settings every schema change and deletion runs with: wait until done on every replica. */
+const SYNC = { alter_sync: 2, mutations_sync: 2 };
+
+export class ClickHouseEventStore implements EventStore {
+  readonly dialect = clickhouseDialect;
+  readonly aplRunner: AplRunner;
+  private readonly known = new Set<string>();
+  private readonly rowIds = new RowIdAllocator();
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly executor: ClickHouseExecutor,
+    private readonly cluster: string | undefined,
+  ) {
+    this.aplRunner = createClickHouseRunner(executor);
+  }
+
+  get engine(): 'clickhouse' | 'chdb' {
+    return this.executor.engine;
+  }
+
+  /** A ClickHouse server is shared by every instance pointed at it; chdb belongs to one process. */
+  get shared(): boolean {
+    return this.executor.engine === 'clickhouse';
+  }
+
+  static async open(executor: ClickHouseExecutor, options: ClickHouseStoreOptions = {}): Promise<ClickHouseEventStore> {
+    const store = new ClickHouseEventStore(executor, options.cluster);
+    const { rows } = await executor.query(
+      `SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'ds\\_%' AND name NOT LIKE '%\\_local'`,
+    );
+    for (const [name] of rows as [string][]) store.known.add(name);
+    return store;
+  }
+
+  private get onCluster(): string {
+    return this.cluster ? ` ON CLUSTER ${quoteIdentifier(this.cluster)}` : '';
+  }
+
+  /** The tables a schema change applies to: the replicated one, then the Distributed one over it. */
+  private physical(table: string): string[] {
+    return this.cluster ? [`${table}_local`, table] : [table];
+  }
+
+  hasTable(table: string): boolean {
+    return this.known.has(table);
+  }
+
+  async layoutOf(table: string): Promise<readonly StoredColumn[] | undefined> {
+    const { rows } = await this.executor.query(
+      `SELECT name, type, comment FROM system.columns WHERE database = currentDatabase() AND table = ${quoteLiteral(table)} ORDER BY position`,
+    );
+    if (rows.length === 0) {
+      this.known.delete(table);
+      return undefined;
+    }
+    this.known.add(table);
+    return (rows as [string, string, string][]).map(([column, type, comment]) =>
+      SYSTEM_STORED_FIELDS.some((field) => field.column === column)
+        ? { column, field: column, type: column === ROW_ID_FIELD ? 'integer' : 'datetime' }
+        : { column, ...readColumnComment(column, type, comment) },
+    );
+  }
+
+  async createTable(table: string): Promise<void> {
+    const order = `ORDER BY (${quoteIdentifier(TIME_FIELD)}, ${quoteIdentifier(ROW_ID_FIELD)})`;
+    if (this.cluster) {
+      const local = quoteIdentifier(`${table}_local`);
+      await this.executor.command(`CREATE TABLE IF NOT EXISTS ${local}${this.onCluster} (${SYSTEM_COLUMNS_SQL}) ENGINE = ReplicatedMergeTree ${order}`);
+      await this.executor.command(
+        `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table)}${this.onCluster} AS ${local} ENGINE = Distributed(${quoteLiteral(this.cluster)}, currentDatabase(), ${quoteLiteral(`${table}_local`)}, ${quoteIdentifier(ROW_ID_FIELD)})`,
+      );
+    } else {
+      await this.executor.command(`CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table)} (${SYSTEM_COLUMNS_SQL}) ENGINE = MergeTree ${order}`);
+    }
+    this.known.add(table);
+  }
+
+  async dropTable(table: string): Promise<void> {
+    for (const name of [...this.physical(table)].reverse()) {
+      await this.executor.command(`DROP TABLE IF EXISTS ${quoteIdentifier(name)}${this.onCluster}`, { settings: { ...SYNC } });
+    }
+    this.known.delete(table);
+  }
+
+  /** Runs `ALTER TABLE <table> <actions>` on every physical table. */
+  private async alter(table: string, actions: string[]): Promise<void> {
+    if (actions.length === 0) return;
+    for (const name of this.physical(table)) {
+      await this.executor.command(`ALTER TABLE ${quoteIdentifier(name)}${this.onCluster} ${actions.join(', ')}`, { settings: { ...SYNC } });
+    }
+  }
+
+  /** Rewrites every value of a column (on the replicated table; the Distributed one holds none). */
+  private async rewrite(table: string, column: string, expression: string): Promise<void> {
+    const name = this.cluster ? `${table}_local` : table;
+    const target = quoteIdentifier(column);
+    await this.executor.command(`ALTER TABLE ${quoteIdentifier(name)}${this.onCluster} UPDATE ${target} = ${expression} WHERE ${target} IS NOT NULL`, {
+      settings: { ...SYNC },
+    });
+  }
+
+  /**
+   * Widens a column. A plain CAST gives what JavaScript would write for numbers and booleans
+   * ("2", "2.5", "true"); timespans become their duration text, and strings becoming a map
+   * field's JSON are quoted as JSON strings.
+   */
+  private async widen(table: string, column: StoredColumn, type: FieldType): Promise<void> {
+    const name = quoteIdentifier(column.column);
+    const comment = `COMMENT COLUMN ${name} ${quoteLiteral(columnComment(column.field, type))}`;
+    if (CLICKHOUSE_TYPE_OF[column.type] !== CLICKHOUSE_TYPE_OF[type]) {
+      await this.alter(table, [`MODIFY COLUMN ${name} ${CLICKHOUSE_TYPE_OF[type]}`]);
+      if (column.type === 'timespan') {
+        const duration = goDurationSql(`toInt64OrNull(${name})`);
+        await this.rewrite(table, column.column, type === 'map' ? `toJSONString(${duration})` : duration);
+      }
+    } else if (column.type === 'string' && type === 'map') {
+      await this.rewrite(table, column.column, `toJSONString(${name})`);
+    }
+    await this.alter(table, [comment]);
+  }
+
+  async append(batch: AppendBatch): Promise<AppendResult> {
+    const table = batch.table;
+    if (batch.addColumns.length > 0) {
+      await this.alter(
+        table,
+        batch.addColumns.map(
+          (added) => `ADD COLUMN IF NOT EXISTS ${quoteIdentifier(added.column)} ${CLICKHOUSE_TYPE_OF[added.type]} COMMENT ${quoteLiteral(columnComment(added.field, added.type))}`,
+        ),
+      );
+    }
+    if (batch.addColumns.length > 0 || batch.widenColumns.length > 0) {
+      // The layout as it is now, after this instance's changes and any another made meanwhile.
+      let columns = await this.layoutOf(table);
+      if (!columns) throw new LayoutChangedError(table);
+      for (const widened of batch.widenColumns) {
+        const column = columns.find((c) => c.column === widened.column);
+        if (!column) throw new LayoutChangedError(table);
+        if (column.type !== widened.type) await this.widen(table, column, widened.type);
+      }
+      if (batch.widenColumns.length > 0) columns = (await this.layoutOf(table)) ?? [];
+      // Another instance may have added a planned column with another type first.
+      for (const added of batch.addColumns) {
+        if (columns.find((c) => c.column === added.column)?.type !== added.type) throw new LayoutChangedError(table);
+      }
+    }
+    if (batch.rowCount === 0) return { firstRowId: 0n, chunks: 0 };
+
+    const typeOf = new Map<string, FieldType>();
+    for (const added of batch.addColumns) typeOf.set(added.column, added.type);
+    for (const widened of batch.widenColumns) typeOf.set(widened.column, widened.type);
+    const layout = new Map(batch.layout.map((column) => [column.column, column.type]));
+    const names = [TIME_FIELD, SYS_TIME_FIELD, ROW_ID_FIELD];
+    const ids = this.rowIds.allocate(batch.rowCount);
+    const sysTime = dateTime64Text(batch.sysTime);
+    const tsvColumns: TsvColumn[] = [
+      { valueAt: (row) => dateTime64Text(batch.times[row]!) },
+      { valueAt: () => sysTime },
+      { valueAt: (row) => ids[row]!.toString() },
+    ];
+    for (const [column, values] of batch.values) {
+      const type = typeOf.get(column) ?? layout.get(column);
+      if (!type) throw new LayoutChangedError(table);
+      const text = textFor(type);
+      names.push(column);
+      tsvColumns.push({ valueAt: (row) => (values[row] === undefined ? undefined : text(values[row]!)) });
+    }
+    try {
+      await this.executor.insert(table, names, tabSeparated(tsvColumns, batch.rowCount), {
+        settings: this.cluster ? { insert_distributed_sync: 1 } : {},
+      });
+    } catch (error) {
+      if (error instanceof ClickHouseError && LAYOUT_ERRORS.has(error.code)) throw new LayoutChangedError(table);
+      throw error;
+    }
+    return { firstRowId: ids[0]!, chunks: 1 };
+  }
+
+  async deleteOlderThan(table: string, olderThanNs: bigint): Promise<number> {
+    if (!(await this.layoutOf(table))) return 0;
+    const condition = `${quoteIdentifier(TIME_FIELD)} < ${dateTime64Sql(olderThanNs)}`;
+    const { rows } = await this.executor.query(`SELECT count() FROM ${quoteIdentifier(table)} WHERE ${condition}`);
+    const count = Number(rows[0]?.[0] ?? 0);
+    if (count === 0) return 0;
+    const target = this.cluster ? `${table}_local` : table;
+    await this.executor.command(`DELETE FROM ${quoteIdentifier(target)}${this.onCluster} WHERE ${condition}`, { settings: { ...SYNC, lightweight_deletes_sync: 2 } });
+    return count;
+  }
+
+  async emptyColumns(table: string): Promise<StoredColumn[]> {
+    const userColumns = ((await this.layoutOf(table)) ?? []).slice(SYSTEM_STORED_FIELDS.length);
+    if (userColumns.length === 0) return [];
+    const counts = userColumns.map((column) => `count(${quoteIdentifier(column.column)})`);
+    const { rows } = await this.executor.query(`SELECT ${counts.join(', ')} FROM ${quoteIdentifier(table)}`);
+    const row = rows[0] ?? [];
+    return userColumns.filter((_, index) => Number(row[index]) === 0);
+  }
+
+  async dropColumns(table: string, columns: string[]): Promise<void> {
+    await this.alter(
+      table,
+      columns.map((column) => `DROP COLUMN IF EXISTS ${quoteIdentifier(column)}`),
+    );
+  }
+
+  async query(sql: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
+    if (params && (Array.isArray(params) ? params.length > 0 : Object.keys(params).length > 0)) {
+      throw new Error('the ClickHouse store takes no statement parameters');
+    }
+    const result = await this.executor.query(sql, {
+      ...(options.timeoutMs !== undefined ? { settings: { max_execution_time: options.timeoutMs / 1000 } } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const rows = decodeRows(result, options.rowValues === 'duckdb' ? 'nanos' : 'date');
+    return { columns: result.columns, rows };
+  }
+
+  walBytes(): number {
+    return 0;
+  }
+
+  async diskBytes(): Promise<number> {
+    const { rows } = await this.executor.query(
+      `SELECT sum(bytes_on_disk) FROM system.parts WHERE database = currentDatabase() AND active AND table LIKE 'ds\\_%'`,
+    );
+    return Number(rows[0]?.[0] ?? 0);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.executor.close();
+    return this.closing;
+  }
+}

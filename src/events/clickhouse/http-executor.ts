@@ -1,0 +1,91 @@
+// A ClickHouse server as an executor, over its HTTP interface through the official client.
+// `CLICKHOUSE_URL` carries everything the client reads from a URL: user and password, the
+// database as the path, TLS through `https://`, and client options as parameters. Statements
+// run side by side on a pool of keep-alive connections; a query past its time budget is
+// stopped inside ClickHouse by `max_execution_time`, and one whose caller goes away is
+// cancelled as its HTTP request is aborted.
+import { Readable } from 'node:stream';
+import { type ClickHouseClient, ClickHouseError as ClientError, createClient } from '@clickhouse/client';
+import {
+  type ClickHouseExecutor,
+  ClickHouseError,
+  type ClickHouseRows,
+  type ClickHouseSettings,
+  errorCodeOf,
+  type QuerySettingsOptions,
+} from './executor';
+
+function translate(error: unknown): never {
+  if (error instanceof ClientError) throw new ClickHouseError(error.message, Number(error.code) || errorCodeOf(error.message));
+  throw error;
+}
+
+export class HttpExecutor implements ClickHouseExecutor {
+  readonly engine = 'clickhouse' as const;
+
+  private constructor(private readonly client: ClickHouseClient) {}
+
+  /** A client for `url`, with `settings` as the defaults of every statement. */
+  static open(url: string, settings: ClickHouseSettings = {}, options: { requestTimeoutMs?: number } = {}): HttpExecutor {
+    const client = createClient({
+      url,
+      // Long enough for the slowest statement the store sends (mutations wait for their end).
+      request_timeout: options.requestTimeoutMs ?? 300_000,
+      clickhouse_settings: {
+        // 64-bit integers and non-finite floats as JSON strings, so no value loses precision.
+        output_format_json_quote_64bit_integers: 1,
+        output_format_json_quote_denormals: 1,
+        // A query whose client went away stops instead of running on.
+        cancel_http_readonly_queries_on_client_close: 1,
+        ...settings,
+      },
+    });
+    return new HttpExecutor(client);
+  }
+
+  async command(sql: string, options: QuerySettingsOptions = {}): Promise<void> {
+    try {
+      await this.client.command({
+        query: sql,
+        ...(options.settings ? { clickhouse_settings: options.settings } : {}),
+        ...(options.signal ? { abort_signal: options.signal } : {}),
+      });
+    } catch (error) {
+      translate(error);
+    }
+  }
+
+  async query(sql: string, options: QuerySettingsOptions = {}): Promise<ClickHouseRows> {
+    try {
+      const result = await this.client.query({
+        query: sql,
+        format: 'JSONCompact',
+        ...(options.settings ? { clickhouse_settings: options.settings } : {}),
+        ...(options.signal ? { abort_signal: options.signal } : {}),
+      });
+      const parsed = (await result.json()) as { meta?: { name: string; type: string }[]; data?: unknown[][] };
+      return { columns: parsed.meta ?? [], rows: parsed.data ?? [] };
+    } catch (error) {
+      translate(error);
+    }
+  }
+
+  async insert(table: string, columns: string[], tabSeparated: Buffer, options: QuerySettingsOptions = {}): Promise<void> {
+    try {
+      await this.client.insert({
+        table,
+        columns: columns as [string, ...string[]],
+        values: Readable.from([tabSeparated]),
+        format: 'TabSeparated',
+        ...(options.settings ? { clickhouse_settings: options.settings } : {}),
+        ...(options.signal ? { abort_signal: options.signal } : {}),
+      });
+    } catch (error) {
+      translate(error);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

@@ -1,0 +1,92 @@
+// How a dataset's events are laid out in ClickHouse: the layout of `../layout.ts` in ClickHouse
+// types. One MergeTree table per dataset ordered by (`_time`, `_rowId`), so time ranges read
+// only the granules they need; `_time` and `_sysTime` as `DateTime64(9, 'UTC')`; one Nullable
+// column per field. A timespan is an Int64 of nanoseconds, arrays and map fields JSON text (the
+// representation the APL dialects compute with), and every user column's comment records its
+// field name and type as JSON, so the table alone is enough to rebuild the dataset's schema.
+import type { FieldType } from '../layout';
+import { ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../layout';
+
+export const CLICKHOUSE_TYPE_OF: Record<FieldType, string> = {
+  string: 'Nullable(String)',
+  integer: 'Nullable(Int64)',
+  float: 'Nullable(Float64)',
+  boolean: 'Nullable(Bool)',
+  array: 'Nullable(String)',
+  datetime: "Nullable(DateTime64(9, 'UTC'))",
+  timespan: 'Nullable(Int64)',
+  map: 'Nullable(String)',
+};
+
+export const TIME_TYPE = "DateTime64(9, 'UTC')";
+
+export const SYSTEM_COLUMNS_SQL = [
+  `${quoteIdentifier(TIME_FIELD)} ${TIME_TYPE}`,
+  `${quoteIdentifier(SYS_TIME_FIELD)} ${TIME_TYPE}`,
+  `${quoteIdentifier(ROW_ID_FIELD)} Int64`,
+].join(', ');
+
+/** Quotes a ClickHouse identifier (backticks, backslash escapes); the only way a name reaches SQL. */
+export function quoteIdentifier(name: string): string {
+  return `\`${escape(name).replaceAll('`', '\\`')}\``;
+}
+
+/** Quotes a ClickHouse string literal: any text, NUL and newlines included, as escapes. */
+export function quoteLiteral(value: string): string {
+  return `'${escape(value).replaceAll("'", "\\'")}'`;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\\0\n\r\t]/g, (c) => ({ '\\': '\\\\', '\0': '\\0', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]!);
+}
+
+/** The comment of a user column: its field name and type. */
+export function columnComment(field: string, type: FieldType): string {
+  return JSON.stringify({ field, type });
+}
+
+const FIELD_TYPES = new Set<string>(Object.keys(CLICKHOUSE_TYPE_OF));
+
+/** The field type a ClickHouse type means when the comment says nothing. */
+function fieldTypeOfClickHouse(type: string): FieldType {
+  const base = type.replace(/^Nullable\((.*)\)$/, '$1');
+  if (base === 'Int64') return 'integer';
+  if (base === 'Float64') return 'float';
+  if (base === 'Bool') return 'boolean';
+  if (base.startsWith('DateTime64')) return 'datetime';
+  return 'string';
+}
+
+/** Reads back what `columnComment` wrote; a column without one is its own field. */
+export function readColumnComment(column: string, type: string, comment: string | null | undefined): { field: string; type: FieldType } {
+  const fallback = fieldTypeOfClickHouse(type);
+  if (comment?.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(comment) as { field?: unknown; type?: unknown };
+      const declared = typeof parsed.type === 'string' && FIELD_TYPES.has(parsed.type) ? (parsed.type as FieldType) : fallback;
+      // A comment whose type no longer fits the column (changed by hand) yields to the column.
+      const type2 = CLICKHOUSE_TYPE_OF[declared] === `Nullable(${type.replace(/^Nullable\((.*)\)$/, '$1')})` ? declared : fallback;
+      return { field: typeof parsed.field === 'string' ? parsed.field : column, type: type2 };
+    } catch {
+      // not ours: the column is its own field
+    }
+  }
+  return { field: column, type: fallback };
+}
+
+/** Epoch nanoseconds as DateTime64 text ("2024-01-01 00:00:00.123456789", UTC) for TabSeparated input. */
+export function dateTime64Text(nanos: bigint): string {
+  let seconds = nanos / 1_000_000_000n;
+  let fraction = nanos % 1_000_000_000n;
+  if (fraction < 0n) {
+    fraction += 1_000_000_000n;
+    seconds -= 1n;
+  }
+  const date = new Date(Number(seconds) * 1000).toISOString();
+  return `${date.slice(0, 10)} ${date.slice(11, 19)}.${fraction.toString().padStart(9, '0')}`;
+}
+
+/** A nanosecond time as a ClickHouse expression of type DateTime64(9, 'UTC'). */
+export function dateTime64Sql(nanos: bigint): string {
+  return `fromUnixTimestamp64Nano(toInt64(${nanos.toString()}), 'UTC')`;
+}

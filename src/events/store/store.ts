@@ -1,0 +1,66 @@
+// The event store seam: what ingest, dataset management and queries need from whatever holds
+// the events. Two implementations: DuckDB embedded in the process (`event-store.ts`, the
+// default) and ClickHouse, a server or embedded (`../clickhouse/clickhouse-store.ts`). Both keep
+// the layout of `../layout.ts`: one table per dataset, system columns, one typed column per
+// field, the field name and type readable back from the table alone.
+import type { SqlDialect } from '../../apl/dialect/dialect';
+import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
+import type { AppendBatch, AppendResult, StoredColumn } from './event-store';
+import type { QueryOptions, QueryParams, QueryResult } from './query-runner';
+
+export type { AppendBatch, AppendResult, NewColumn, StoredColumn } from './event-store';
+export type { QueryOptions, QueryParams, QueryResult } from './query-runner';
+
+export interface EventStore {
+  /** Which engine holds the events. */
+  readonly engine: 'duckdb' | 'clickhouse' | 'chdb';
+  /**
+   * True when every instance of the server sees the same events (a shared ClickHouse); false
+   * when each instance holds its own (embedded DuckDB).
+   */
+  readonly shared: boolean;
+  /** The SQL dialect APL compiles to for this store. */
+  readonly dialect: SqlDialect;
+  /** Runs statements of `dialect` for the APL engine, within their time budget. */
+  readonly aplRunner: AplRunner;
+
+  /** True when the table is known to exist (created or seen by this instance). */
+  hasTable(table: string): boolean;
+  /**
+   * The table's columns as stored now, system columns first, or undefined without the table. A
+   * shared store reads them afresh, so columns another instance added are never missed.
+   */
+  layoutOf(table: string): Promise<readonly StoredColumn[] | undefined>;
+  createTable(table: string): Promise<void>;
+  dropTable(table: string): Promise<void>;
+  /**
+   * Adds and widens columns, then appends the rows; resolves once they are stored. Throws
+   * `LayoutChangedError` when the table's layout changed under the batch (another instance
+   * added or widened a column the batch plans): plan again and retry.
+   */
+  append(batch: AppendBatch): Promise<AppendResult>;
+  /** Deletes the events whose `_time` is before `olderThanNs`; returns how many. */
+  deleteOlderThan(table: string, olderThanNs: bigint): Promise<number>;
+  /** User columns in which no event holds a value. */
+  emptyColumns(table: string): Promise<StoredColumn[]>;
+  dropColumns(table: string, columns: string[]): Promise<void>;
+  /**
+   * Runs read-only SQL in the store's own dialect (tools, tests): 64-bit integers as bigint,
+   * floats as numbers, text and JSON as strings, timestamps as Date.
+   */
+  query(sql: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult>;
+  /** Bytes in the write-ahead log (0 where the engine has none). */
+  walBytes(): number;
+  /** Bytes the events take on disk. */
+  diskBytes(): Promise<number>;
+  /** Lets writes finish and closes; call after writes and queries stop. */
+  close(): Promise<void>;
+}
+
+/** The table's layout changed while a batch was planned against it; plan again. */
+export class LayoutChangedError extends Error {
+  constructor(table: string) {
+    super(`the layout of ${table} changed while a batch was written`);
+    this.name = 'LayoutChangedError';
+  }
+}
