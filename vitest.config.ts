@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { postgresAvailable } from './test/helpers/postgres.ts';
@@ -14,6 +15,33 @@ const POSTGRES_SUITES = process.env.POSTGRES_TEST_SUITES?.split(',') ?? [
   'test/db/*.test.ts',
 ];
 
+// Suites that run a second time with events in ClickHouse embedded (chdb, EVENT_STORE=chdb and
+// the ClickHouse dialect): the APL conformance tables and every suite that ingests or queries
+// through the API. CHDB_TEST_SUITES (comma-separated globs) replaces the list.
+const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
+  'test/clickhouse/**/*.test.ts',
+  'test/apl/conformance*.test.ts',
+  'test/apl/legacy.test.ts',
+  'test/apl/robustness.test.ts',
+  'test/apl/timeout.test.ts',
+  'test/events/http-ingest.test.ts',
+  'test/events/sdk.test.ts',
+  'test/queries/*.test.ts',
+  'test/datasets/*.test.ts',
+];
+
+/** True when the optional chdb package is installed (CI installs it; elsewhere it may be absent). */
+function chdbAvailable(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('chdb');
+    return true;
+  } catch {
+    if (process.env.CI) throw new Error('the chdb test project needs the optional package chdb (npm ci installs it)');
+    console.warn('chdb is not installed: the chdb test project is skipped (npm install chdb)');
+    return false;
+  }
+}
+
 export default defineConfig({
   resolve: {
     // Node loads graphql's CommonJS entry for every package; make Vite do the same so there is
@@ -28,8 +56,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'] },
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**', 'test/clickhouse/**'] },
       },
+      ...(chdbAvailable()
+        ? [{ extends: true as const, test: { name: 'chdb', include: CHDB_SUITES, env: { TEST_EVENT_STORE: 'chdb' } } }]
+        : []),
       // Skipped with a message when PostgreSQL is not installed (an error in CI).
       ...(postgresAvailable()
         ? [

@@ -8,6 +8,7 @@ import { DatasetEvents } from './dataset-events';
 import { IngestService } from './ingest/ingest-service';
 import { FieldRegistry } from './schema/field-registry';
 import { MapFieldRegistry } from './schema/map-field-registry';
+import { CLICKHOUSE_QUERY_SETTINGS } from '../apl/dialect/clickhouse';
 import { ChdbExecutor } from './clickhouse/chdb-executor';
 import { ClickHouseEventStore } from './clickhouse/clickhouse-store';
 import { HttpExecutor } from './clickhouse/http-executor';
@@ -50,6 +51,7 @@ export async function openEventStore(config: Pick<Config, 'eventStore'>): Promis
 
 /** Settings every statement of the ClickHouse store runs with. */
 const CLICKHOUSE_DEFAULTS = {
+  ...CLICKHOUSE_QUERY_SETTINGS,
   // Schema changes and mutations return once done everywhere, so the next statement sees them.
   alter_sync: 2,
   mutations_sync: 2,

@@ -1,7 +1,22 @@
 // Dataset tables laid out as src/events/layout.ts prescribes, filled with given events, in an
-// in-memory DuckDB; plus the engine wired over them. Column names deliberately differ from
+// in-memory DuckDB (or, with TEST_EVENT_STORE=chdb, in ClickHouse embedded through chdb, with
+// the ClickHouse dialect); plus the engine wired over them. Column names deliberately differ from
 // field names so every test also proves that names are mapped through the schema.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, timestampNanosValue } from '@duckdb/node-api';
+import { CLICKHOUSE_QUERY_SETTINGS, clickhouseDialect } from '../../src/apl/dialect/clickhouse';
+import { createClickHouseRunner } from '../../src/apl/execution/clickhouse-runner';
+import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
+import type { ClickHouseExecutor } from '../../src/events/clickhouse/executor';
+import {
+  CLICKHOUSE_TYPE_OF,
+  dateTime64Text,
+  quoteIdentifier as quoteClickHouse,
+  SYSTEM_COLUMNS_SQL,
+} from '../../src/events/clickhouse/layout';
+import { escapeText } from '../../src/events/clickhouse/tsv';
 import {
   type DatasetSchema,
   DUCKDB_TYPE_OF,
@@ -20,21 +35,28 @@ export interface TestEvent {
   [field: string]: unknown;
 }
 
+/** True when the engine runs on ClickHouse embedded (the `chdb` test project). */
+export const ON_CHDB = process.env.TEST_EVENT_STORE === 'chdb';
+
 export interface TestDatabase {
+  /** The DuckDB instance and connection (undefined on chdb, whose tests do not use them). */
   instance: DuckDBInstance;
   connection: DuckDBConnection;
+  /** The ClickHouse executor on chdb. */
+  clickhouse?: ClickHouseExecutor;
   datasets: Map<string, DatasetSchema>;
   deps: EngineDeps;
   query(apl: string, request?: Omit<AplRequest, 'apl'>): Promise<QueryResult>;
   /** Rows of the first table as objects keyed by field name. */
   rows(apl: string, request?: Omit<AplRequest, 'apl'>): Promise<Record<string, unknown>[]>;
-  close(): void;
+  close(): void | Promise<void>;
 }
 
 let nextRowId = 1n;
 let nextTable = 0;
 
 export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<TestDatabase> {
+  if (ON_CHDB) return createChdbDatabase(now);
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   const datasets = new Map<string, DatasetSchema>();
@@ -70,11 +92,88 @@ export function tableRows(result: QueryResult): Record<string, unknown>[] {
   return Array.from({ length: count }, (_, row) => Object.fromEntries(fields.map((field, i) => [field.name, columns[i]![row]])));
 }
 
+async function createChdbDatabase(now: string): Promise<TestDatabase> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-chdb-'));
+  const executor = await ChdbExecutor.open(dir, CLICKHOUSE_QUERY_SETTINGS);
+  const datasets = new Map<string, DatasetSchema>();
+  const deps: EngineDeps = {
+    resolveDatasets: async (names) => names.flatMap((name) => (datasets.has(name) ? [datasets.get(name)!] : [])),
+    listDatasets: async () => [...datasets.keys()],
+    runner: createClickHouseRunner(executor),
+    dialect: clickhouseDialect,
+    maxQueryRows: 65_000,
+    queryTimeoutMs: 30_000,
+    cursorKey: 'test-cursor-key',
+    now: () => parseDateTime(now)!,
+  };
+  const query = (apl: string, request: Omit<AplRequest, 'apl'> = {}) => executeApl({ apl, ...request }, deps);
+  return {
+    instance: undefined as never,
+    connection: undefined as never,
+    clickhouse: executor,
+    datasets,
+    deps,
+    query,
+    async rows(apl, request) {
+      return tableRows(await query(apl, request));
+    },
+    async close() {
+      await executor.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A value as ClickHouse's TabSeparated input for a column of the field type. */
+function clickhouseText(value: unknown, type: FieldType): string {
+  if (value === undefined || value === null) return '\\N';
+  switch (type) {
+    case 'string':
+      return escapeText(String(value));
+    case 'integer':
+    case 'timespan':
+      return BigInt(value as number | bigint).toString();
+    case 'float':
+      return String(Number(value));
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'datetime':
+      return dateTime64Text(parseDateTime(String(value))!);
+    default:
+      return escapeText(JSON.stringify(value));
+  }
+}
+
+async function addClickHouseDataset(executor: ClickHouseExecutor, schema: DatasetSchema, events: TestEvent[]): Promise<void> {
+  const userFields = schema.fields.slice(SYSTEM_STORED_FIELDS.length);
+  const columns = userFields.map((field) => `${quoteClickHouse(field.column)} ${CLICKHOUSE_TYPE_OF[field.type]}`);
+  await executor.command(
+    `CREATE TABLE ${quoteClickHouse(schema.table)} (${[SYSTEM_COLUMNS_SQL, ...columns].join(', ')}) ENGINE = MergeTree ORDER BY (_time, _rowId)`,
+  );
+  if (events.length === 0) return;
+  const lines = events.map((event) => {
+    const time = parseDateTime(event._time)!;
+    const cells = [
+      dateTime64Text(time),
+      dateTime64Text(event._sysTime ? parseDateTime(event._sysTime)! : time),
+      String(event._rowId ?? nextRowId++),
+      ...userFields.map((field) => clickhouseText(event[field.name], field.type)),
+    ];
+    return cells.join('\t');
+  });
+  await executor.insert(schema.table, schema.fields.map((field) => field.column), Buffer.from(lines.join('\n') + '\n'));
+}
+
 /** Creates a dataset table with user fields in the given order and appends the events. */
 export async function addDataset(db: TestDatabase, name: string, fields: { name: string; type: FieldType }[], events: TestEvent[]): Promise<DatasetSchema> {
   const table = `events_${nextTable++}`;
   const userFields: StoredField[] = fields.map((field, i) => ({ ...field, column: `f${i}_${field.name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}` }));
   const schema: DatasetSchema = { name, table, fields: [...SYSTEM_STORED_FIELDS, ...userFields] };
+  if (db.clickhouse) {
+    await addClickHouseDataset(db.clickhouse, schema, events);
+    db.datasets.set(name, schema);
+    return schema;
+  }
   const columns = schema.fields.map((field) => `${quoteIdentifier(field.column)} ${DUCKDB_TYPE_OF[field.type]}`);
   await db.connection.run(`CREATE TABLE ${quoteIdentifier(table)} (${columns.join(', ')})`);
   const appender = await db.connection.createAppender(table);

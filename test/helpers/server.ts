@@ -1,7 +1,8 @@
 // Starts the real application on 127.0.0.1 with an ephemeral port and a temporary data
 // directory (SQLite + DuckDB files), and offers small helpers for HTTP requests against it.
 // With TEST_DATABASE=postgres (set by the `postgres` test project) the relational store is a
-// fresh PostgreSQL database per server instead of the SQLite file.
+// fresh PostgreSQL database per server instead of the SQLite file; with TEST_EVENT_STORE=chdb
+// (the `chdb` project) events live in ClickHouse embedded under the data directory.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,9 @@ export interface GraphQLResult<T> {
   errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
 }
 
+/** True when test servers keep their events in ClickHouse embedded (the `chdb` test project). */
+export const ON_CHDB = process.env.TEST_EVENT_STORE === 'chdb';
+
 /** True when test servers keep their relational data in PostgreSQL. */
 export const ON_POSTGRES = process.env.TEST_DATABASE === 'postgres';
 
@@ -55,6 +59,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     MODEL_CATALOG_SOURCE: SMALL_CATALOG,
     ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '4' } : {}),
+    ...(ON_CHDB ? { EVENT_STORE: 'chdb' } : {}),
     ...env,
   };
   const config = loadConfig(fullEnv);

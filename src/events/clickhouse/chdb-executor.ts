@@ -13,6 +13,7 @@ import {
   ClickHouseError,
   type ClickHouseRows,
   type ClickHouseSettings,
+  parseTabSeparated,
   type QuerySettingsOptions,
   withSettingsClause,
 } from './executor';
@@ -130,8 +131,7 @@ export class ChdbExecutor implements ClickHouseExecutor {
 
   async query(sql: string, options: QuerySettingsOptions = {}): Promise<ClickHouseRows> {
     const reply = await this.send({ op: 'query', sql: withSettingsClause(sql, options.settings) }, options.signal);
-    const parsed = JSON.parse(reply.text ?? '{}') as { meta?: { name: string; type: string }[]; data?: unknown[][] };
-    return { columns: parsed.meta ?? [], rows: parsed.data ?? [] };
+    return parseTabSeparated(reply.text ?? '');
   }
 
   async insert(table: string, columns: string[], tabSeparated: Buffer, options: QuerySettingsOptions = {}): Promise<void> {

@@ -1,18 +1,13 @@
 // Runs ClickHouse embedded (chdb) in a child process of its own, for the chdb executor. chdb
 // allows one data directory per process, and a server process may hold several event stores
 // (test servers do); a process per store gives each its own directory. Messages from the parent:
-// { id, op: 'query', sql } -> { id, text } (JSONCompact); { id, op: 'command', sql } -> { id };
+// { id, op: 'query', sql } -> { id, text } (TabSeparatedWithNamesAndTypes); { id, op: 'command', sql } -> { id };
 // { id, op: 'insert', table, columns, data, settings } -> { id }; failures -> { id, error }.
 // Plain JavaScript so that Node runs it without a loader.
 import { Session } from 'chdb';
 
 const [dataPath, settingsJson] = process.argv.slice(2);
-// 64-bit integers and non-finite floats as JSON strings, so no value loses precision on the way.
-const settings = {
-  output_format_json_quote_64bit_integers: 1,
-  output_format_json_quote_denormals: 1,
-  ...JSON.parse(settingsJson ?? '{}'),
-};
+const settings = JSON.parse(settingsJson ?? '{}');
 const session = new Session(dataPath, {
   connectionArgs: Object.entries(settings).map(([name, value]) => `--${name}=${value}`),
 });
@@ -31,7 +26,7 @@ async function handle(message) {
   const { id, op } = message;
   try {
     if (op === 'query') {
-      const result = await session.queryAsync(message.sql, { format: 'JSONCompact' });
+      const result = await session.queryAsync(message.sql, { format: 'TabSeparatedWithNamesAndTypes' });
       reply({ id, text: result.text() });
     } else if (op === 'command') {
       await session.queryAsync(message.sql, { format: 'Null' });
@@ -49,12 +44,18 @@ async function handle(message) {
       reply({ id, error: { message: `unknown operation ${op}`, code: 0 } });
     }
   } catch (error) {
+    // chdb keeps what a failed statement had written of its output and puts it before the next
+    // statement's; a throwaway statement takes it.
+    await session.queryAsync('SELECT 1', { format: 'TabSeparated' }).catch(() => undefined);
     failure(id, error);
   }
 }
 
+// chdb runs one statement at a time anyway; queueing them here keeps each failure's cleanup
+// between that statement and the next.
+let queue = Promise.resolve();
 process.on('message', (message) => {
-  void handle(message);
+  queue = queue.then(() => handle(message));
 });
 
 // The parent went away (closed the store, or died): release the data directory and leave.

@@ -15,11 +15,32 @@ export interface ClickHouseColumn {
 export interface ClickHouseRows {
   columns: ClickHouseColumn[];
   /**
-   * Rows as ClickHouse's JSONCompact output gives them: 64-bit integers as decimal strings,
-   * non-finite floats as "nan"/"inf"/"-inf", booleans, strings, arrays; `decodeRows` turns them
-   * into JavaScript values by column type.
+   * Rows as text, as ClickHouse's TabSeparated output writes each value (null as null);
+   * `decodeRows` turns them into JavaScript values by column type, so no 64-bit integer loses
+   * a digit on the way.
    */
   rows: unknown[][];
+}
+
+const UNESCAPES: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r', '0': '\0', b: '\b', f: '\f', "'": "'", '"': '"' };
+
+function unescape(cell: string): string | null {
+  if (cell === '\\N') return null;
+  if (!cell.includes('\\')) return cell;
+  return cell.replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c);
+}
+
+/** Parses ClickHouse's TabSeparatedWithNamesAndTypes output. */
+export function parseTabSeparated(text: string): ClickHouseRows {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.length < 2) return { columns: [], rows: [] };
+  const names = lines[0]!.split('\t').map((name) => unescape(name) ?? '');
+  const types = lines[1]!.split('\t').map((type) => unescape(type) ?? '');
+  const columns = names.map((name, i) => ({ name, type: types[i]! }));
+  const rows = new Array<unknown[]>(lines.length - 2);
+  for (let i = 2; i < lines.length; i++) rows[i - 2] = lines[i]!.split('\t').map(unescape);
+  return { columns, rows };
 }
 
 export interface QuerySettingsOptions {
@@ -76,6 +97,7 @@ export function baseType(type: string): string {
 }
 
 const BIG_INTEGER = /^U?Int(64|128|256)$/;
+const SMALL_INTEGER = /^U?Int(8|16|32)$/;
 const FLOAT = /^(Float32|Float64|BFloat16)$/;
 
 function floatOf(value: unknown): number {
@@ -106,23 +128,20 @@ export function dateTime64Nanos(text: string): bigint {
 type Converter = (value: unknown) => unknown;
 
 /**
- * How values of a column type become JavaScript values: 64-bit integers as bigint, floats as
- * numbers (non-finite ones included), datetimes as Date (`dates: 'date'`) or epoch nanoseconds
- * as bigint (`dates: 'nanos'`), arrays element by element; anything else as JSON gave it.
+ * How values of a column type become JavaScript values: 64-bit integers as bigint, smaller ones
+ * and floats as numbers (non-finite ones included), booleans, datetimes as Date (`dates:
+ * 'date'`) or epoch nanoseconds as bigint (`dates: 'nanos'`); anything else as its text.
  */
 export function converterFor(type: string, dates: 'date' | 'nanos'): Converter {
   const base = baseType(type);
   if (BIG_INTEGER.test(base)) return (value) => (value === null ? null : BigInt(value as string));
+  if (SMALL_INTEGER.test(base)) return (value) => (value === null ? null : Number(value));
+  if (base === 'Bool') return (value) => (value === null ? null : value === 'true' || value === '1');
   if (FLOAT.test(base)) return (value) => (value === null ? null : floatOf(value));
   if (base.startsWith('DateTime64') || base.startsWith('DateTime')) {
     return dates === 'nanos'
       ? (value) => (value === null ? null : dateTime64Nanos(String(value)))
       : (value) => (value === null ? null : new Date(Number(dateTime64Nanos(String(value)) / 1_000_000n)));
-  }
-  const array = /^Array\((.*)\)$/.exec(base);
-  if (array) {
-    const element = converterFor(array[1]!, dates);
-    return (value) => (Array.isArray(value) ? value.map(element) : value);
   }
   return (value) => value;
 }
@@ -139,7 +158,7 @@ export function decodeRows(result: ClickHouseRows, dates: 'date' | 'nanos'): unk
 
 function isIdentity(type: string): boolean {
   const base = baseType(type);
-  return !BIG_INTEGER.test(base) && !FLOAT.test(base) && !base.startsWith('DateTime') && !base.startsWith('Array(');
+  return !BIG_INTEGER.test(base) && !SMALL_INTEGER.test(base) && !FLOAT.test(base) && base !== 'Bool' && !base.startsWith('DateTime');
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type ClickHouseRows,
   type ClickHouseSettings,
   errorCodeOf,
+  parseTabSeparated,
   type QuerySettingsOptions,
 } from './executor';
 
@@ -32,9 +33,6 @@ export class HttpExecutor implements ClickHouseExecutor {
       // Long enough for the slowest statement the store sends (mutations wait for their end).
       request_timeout: options.requestTimeoutMs ?? 300_000,
       clickhouse_settings: {
-        // 64-bit integers and non-finite floats as JSON strings, so no value loses precision.
-        output_format_json_quote_64bit_integers: 1,
-        output_format_json_quote_denormals: 1,
         // A query whose client went away stops instead of running on.
         cancel_http_readonly_queries_on_client_close: 1,
         ...settings,
@@ -59,12 +57,11 @@ export class HttpExecutor implements ClickHouseExecutor {
     try {
       const result = await this.client.query({
         query: sql,
-        format: 'JSONCompact',
+        format: 'TabSeparatedWithNamesAndTypes',
         ...(options.settings ? { clickhouse_settings: options.settings } : {}),
         ...(options.signal ? { abort_signal: options.signal } : {}),
       });
-      const parsed = (await result.json()) as { meta?: { name: string; type: string }[]; data?: unknown[][] };
-      return { columns: parsed.meta ?? [], rows: parsed.data ?? [] };
+      return parseTabSeparated(await result.text());
     } catch (error) {
       translate(error);
     }

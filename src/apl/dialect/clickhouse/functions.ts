@@ -156,13 +156,15 @@ function stringTo(to: AplType, s: string): string {
   }
 }
 
-/** Text as a timespan: `[-][d.]hh:mm[:ss[.fffffff]]`, or an amount with a unit (`1.5h`, `90 seconds`). */
+/** Text as a timespan: `[-][d.]hh:mm[:ss[.fffffff]]`, or amounts with units (`1.5h`, `1h30m`, `90 seconds`). */
 function timespanOfText(s: string): string {
   const clock = `extractGroups(${notNull(s)}, '^\\\\s*(-?)(?:(\\\\d+)\\\\.)?(\\\\d+):(\\\\d+)(?::(\\\\d+)(?:\\\\.(\\\\d{1,9}))?)?\\\\s*$')`;
   const fromClock = `arrayMap(g -> if(empty(g) OR g[3] = '', NULL, (if(g[1] = '-', -1, 1)) * (toInt64OrZero(g[2]) * 86400000000000 + toInt64(g[3]) * 3600000000000 + toInt64(g[4]) * 60000000000 + toInt64OrZero(g[5]) * 1000000000 + toInt64OrZero(rightPad(g[6], 9, '0')))), [${clock}])[1]`;
-  const unit = `extractGroups(${notNull(s)}, '^\\\\s*([+-]?\\\\d+(?:\\\\.\\\\d*)?)\\\\s*(d|days?|h|hrs?|hours?|m|mins?|minutes?|s|secs?|seconds?|ms|milli|millis|milliseconds?|microsecond|microseconds?|tick|ticks)\\\\s*$')`;
-  const perUnit = `multiIf(g[2] IN ('d', 'day', 'days'), 86400e9, g[2] IN ('h', 'hr', 'hrs', 'hour', 'hours'), 3600e9, g[2] IN ('m', 'min', 'mins', 'minute', 'minutes'), 60e9, g[2] IN ('s', 'sec', 'secs', 'second', 'seconds'), 1e9, g[2] IN ('ms', 'milli', 'millis', 'millisecond', 'milliseconds'), 1e6, g[2] IN ('microsecond', 'microseconds'), 1e3, 100)`;
-  const fromUnit = `arrayMap(g -> if(empty(g), NULL, accurateCastOrNull(round(toFloat64(g[1]) * ${perUnit}), 'Int64')), [${unit}])[1]`;
+  const units = 'weeks?|w|days?|d|hours?|hrs?|h|minutes?|mins?|milliseconds?|millis?|ms|microseconds?|us|µs|nanoseconds?|ns|seconds?|secs?|s|m';
+  const amount = `\\s*([+-]?\\d+(?:\\.\\d*)?)\\s*(${units})\\s*`;
+  const perUnit = `multiIf(g[2] IN ('w', 'week', 'weeks'), 604800e9, g[2] IN ('d', 'day', 'days'), 86400e9, g[2] IN ('h', 'hr', 'hrs', 'hour', 'hours'), 3600e9, g[2] IN ('m', 'min', 'mins', 'minute', 'minutes'), 60e9, g[2] IN ('s', 'sec', 'secs', 'second', 'seconds'), 1e9, g[2] IN ('ms', 'milli', 'millis', 'millisecond', 'milliseconds'), 1e6, g[2] IN ('us', 'µs', 'microsecond', 'microseconds'), 1e3, 1)`;
+  const pairs = `extractAllGroupsVertical(${notNull(s)}, '${amount}')`;
+  const fromUnit = `if(match(${s}, '^(?:${amount})+$'), accurateCastOrNull(round(arraySum(arrayMap(g -> toFloat64(g[1]) * ${perUnit}, ${pairs}))), 'Int64'), NULL)`;
   return `if(${s} IS NULL, NULL, coalesce(${fromClock}, ${fromUnit}))`;
 }
 
