@@ -12,7 +12,9 @@ import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
 import type { ClickHouseExecutor } from '../../src/events/clickhouse/executor';
 import {
   CLICKHOUSE_TYPE_OF,
+  columnIdentifier,
   dateTime64Text,
+  physicalColumn,
   quoteIdentifier as quoteClickHouse,
   SYSTEM_COLUMNS_SQL,
 } from '../../src/events/clickhouse/layout';
@@ -146,7 +148,7 @@ function clickhouseText(value: unknown, type: FieldType): string {
 
 async function addClickHouseDataset(executor: ClickHouseExecutor, schema: DatasetSchema, events: TestEvent[]): Promise<void> {
   const userFields = schema.fields.slice(SYSTEM_STORED_FIELDS.length);
-  const columns = userFields.map((field) => `${quoteClickHouse(field.column)} ${CLICKHOUSE_TYPE_OF[field.type]}`);
+  const columns = userFields.map((field) => `${columnIdentifier(field.column)} ${CLICKHOUSE_TYPE_OF[field.type]}`);
   await executor.command(
     `CREATE TABLE ${quoteClickHouse(schema.table)} (${[SYSTEM_COLUMNS_SQL, ...columns].join(', ')}) ENGINE = MergeTree ORDER BY (_time, _rowId)`,
   );
@@ -161,7 +163,7 @@ async function addClickHouseDataset(executor: ClickHouseExecutor, schema: Datase
     ];
     return cells.join('\t');
   });
-  await executor.insert(schema.table, schema.fields.map((field) => field.column), Buffer.from(lines.join('\n') + '\n'));
+  await executor.insert(schema.table, schema.fields.map((field) => physicalColumn(field.column)), Buffer.from(lines.join('\n') + '\n'));
 }
 
 /** Creates a dataset table with user fields in the given order and appends the events. */

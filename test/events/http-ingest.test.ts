@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { sqlEpochNanos, startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -58,7 +58,7 @@ async function storedRows(dataset: string, fields: string[]): Promise<Record<str
   const schema = await services.fields.schemaOf(record);
   const columns = fields.map((name) => {
     const field = schema.fields.find((candidate) => candidate.name === name);
-    return field ? `"${field.column.replaceAll('"', '""')}" AS "${name}"` : `NULL AS "${name}"`;
+    return field ? `${services.eventStore.columnIdentifier(field.column)} AS "${name}"` : `NULL AS "${name}"`;
   });
   const result = await services.eventStore.query(`SELECT ${columns.join(', ')} FROM "${record.tableName}" ORDER BY _rowId`);
   return result.rows.map((row) => Object.fromEntries(fields.map((name, index) => [name, row[index]])));
@@ -141,7 +141,7 @@ describe('POST /v1/datasets/:dataset/ingest, each format and encoding', () => {
       { contentType: 'application/x-ndjson', headers: { 'x-axiom-event-labels': '{"env":"prod"}' } },
     );
     expect(response.body).toMatchObject({ ingested: 1, failed: 0 });
-    const { rows } = await server.app.services.eventStore.query(`SELECT epoch_ns(_time) AS t FROM "${(await datasetRecord(dataset)).tableName}"`);
+    const { rows } = await server.app.services.eventStore.query(`SELECT ${sqlEpochNanos('_time')} AS t FROM "${(await datasetRecord(dataset)).tableName}"`);
     expect(rows).toEqual([[BigInt(Date.parse('2023-12-24T18:30:00Z')) * 1_000_000n]]);
     expect(await storedRows(dataset, ['msg', 'env', 'at'])).toEqual([{ msg: 'x', env: 'prod', at: '24/12/2023 18:30:00' }]);
   });

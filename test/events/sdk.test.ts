@@ -2,7 +2,7 @@
 import { gzipSync } from 'node:zlib';
 import { Axiom, AxiomWithoutBatching, ContentEncoding, ContentType } from '@axiomhq/js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { sqlEpochMillis, startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 let token: string;
@@ -79,7 +79,7 @@ describe('@axiomhq/js against this server', () => {
       csvDelimiter: ';',
     });
     expect(status).toMatchObject({ ingested: 1, failed: 0 });
-    expect(await rows('sdk-options', (table) => `SELECT epoch_ms(_time), msg FROM ${table}`)).toEqual([[BigInt(Date.parse('2024-03-04T05:06:07Z')), 'hello']]);
+    expect(await rows('sdk-options', (table) => `SELECT ${sqlEpochMillis('_time')}, msg FROM ${table}`)).toEqual([[BigInt(Date.parse('2024-03-04T05:06:07Z')), 'hello']]);
   });
 
   it('reports per-event failures as the SDK expects them', async () => {

@@ -38,6 +38,10 @@ export interface GraphQLResult<T> {
 /** True when test servers keep their events in ClickHouse embedded (the `chdb` test project). */
 export const ON_CHDB = process.env.TEST_EVENT_STORE === 'chdb';
 
+/** SQL for a stored time column as epoch nanoseconds, or milliseconds, in the test store's dialect. */
+export const sqlEpochNanos = (column: string) => (ON_CHDB ? `toUnixTimestamp64Nano(${column})` : `epoch_ns(${column})`);
+export const sqlEpochMillis = (column: string) => (ON_CHDB ? `toUnixTimestamp64Milli(${column})` : `epoch_ms(${column})`);
+
 /** True when test servers keep their relational data in PostgreSQL. */
 export const ON_POSTGRES = process.env.TEST_DATABASE === 'postgres';
 

@@ -109,8 +109,9 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
     }
   }
 
-  // Events come newest first unless the query orders or limits them itself.
-  if (analyzed.identity && !analyzed.explicitOrder) {
+  // Events come newest first unless the query orders them itself; rows a `take` or `sample`
+  // picked without an order are put newest first too, whatever order the store read them in.
+  if (analyzed.identity && (!analyzed.explicitOrder || analyzed.order.length === 0)) {
     const { timeId, rowIdId } = analyzed.identity;
     rel = {
       op: 'sort',

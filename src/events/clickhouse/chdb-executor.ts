@@ -17,6 +17,10 @@ import {
   type QuerySettingsOptions,
   withSettingsClause,
 } from './executor';
+import { quoteIdentifier } from './layout';
+
+/** ` SETTINGS ...` for an INSERT, or nothing. */
+const settingsClause = (settings: ClickHouseSettings | undefined) => withSettingsClause('', settings);
 
 const HOST_SCRIPT = fileURLToPath(new URL('./chdb-host.mjs', import.meta.url));
 
@@ -135,7 +139,9 @@ export class ChdbExecutor implements ClickHouseExecutor {
   }
 
   async insert(table: string, columns: string[], tabSeparated: Buffer, options: QuerySettingsOptions = {}): Promise<void> {
-    await this.send({ op: 'insert', table, columns, data: tabSeparated, ...(options.settings ? { settings: options.settings } : {}) }, options.signal);
+    const target = `${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')})`;
+    const sql = `INSERT INTO ${target}${settingsClause(options.settings)} FORMAT TabSeparated`;
+    await this.send({ op: 'insert', sql, data: tabSeparated }, options.signal);
   }
 
   /** Ends the engine process, which closes its data directory; waits for it to go. */

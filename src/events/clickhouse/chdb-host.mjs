@@ -2,7 +2,7 @@
 // allows one data directory per process, and a server process may hold several event stores
 // (test servers do); a process per store gives each its own directory. Messages from the parent:
 // { id, op: 'query', sql } -> { id, text } (TabSeparatedWithNamesAndTypes); { id, op: 'command', sql } -> { id };
-// { id, op: 'insert', table, columns, data, settings } -> { id }; failures -> { id, error }.
+// { id, op: 'insert', sql, data } -> { id } (sql ends with FORMAT TabSeparated; data are the rows); failures -> { id, error }.
 // Plain JavaScript so that Node runs it without a loader.
 import { Session } from 'chdb';
 
@@ -32,13 +32,8 @@ async function handle(message) {
       await session.queryAsync(message.sql, { format: 'Null' });
       reply({ id });
     } else if (op === 'insert') {
-      await session.insert({
-        table: message.table,
-        columns: message.columns,
-        values: Buffer.from(message.data),
-        format: 'TabSeparated',
-        ...(message.settings ? { settings: message.settings } : {}),
-      });
+      // The statement carries its rows after FORMAT, as ClickHouse reads inline data.
+      await session.queryAsync(`${message.sql}\n${Buffer.from(message.data).toString('utf8')}`, { format: 'Null' });
       reply({ id });
     } else {
       reply({ id, error: { message: `unknown operation ${op}`, code: 0 } });

@@ -19,7 +19,10 @@ import { type ClickHouseExecutor, ClickHouseError, decodeRows } from './executor
 import {
   CLICKHOUSE_TYPE_OF,
   columnComment,
+  columnIdentifier,
   dateTime64Sql,
+  logicalColumn,
+  physicalColumn,
   dateTime64Text,
   quoteIdentifier,
   quoteLiteral,
@@ -94,11 +97,13 @@ export class ClickHouseEventStore implements EventStore {
       return undefined;
     }
     this.known.add(table);
-    return (rows as [string, string, string][]).map(([column, type, comment]) =>
-      SYSTEM_STORED_FIELDS.some((field) => field.column === column)
-        ? { column, field: column, type: column === ROW_ID_FIELD ? 'integer' : 'datetime' }
-        : { column, ...readColumnComment(column, type, comment) },
-    );
+    return (rows as [string, string, string][]).map(([physical, type, comment]) => {
+      if (SYSTEM_STORED_FIELDS.some((field) => field.column === physical)) {
+        return { column: physical, field: physical, type: physical === ROW_ID_FIELD ? 'integer' : 'datetime' };
+      }
+      const column = logicalColumn(physical);
+      return { column, ...readColumnComment(column, type, comment) };
+    });
   }
 
   async createTable(table: string): Promise<void> {
@@ -133,7 +138,7 @@ export class ClickHouseEventStore implements EventStore {
   /** Rewrites every value of a column (on the replicated table; the Distributed one holds none). */
   private async rewrite(table: string, column: string, expression: string): Promise<void> {
     const name = this.cluster ? `${table}_local` : table;
-    const target = quoteIdentifier(column);
+    const target = columnIdentifier(column);
     await this.executor.command(`ALTER TABLE ${quoteIdentifier(name)}${this.onCluster} UPDATE ${target} = ${expression} WHERE ${target} IS NOT NULL`, {
       settings: { ...SYNC },
     });
@@ -145,7 +150,7 @@ export class ClickHouseEventStore implements EventStore {
    * field's JSON are quoted as JSON strings.
    */
   private async widen(table: string, column: StoredColumn, type: FieldType): Promise<void> {
-    const name = quoteIdentifier(column.column);
+    const name = columnIdentifier(column.column);
     const comment = `COMMENT COLUMN ${name} ${quoteLiteral(columnComment(column.field, type))}`;
     if (CLICKHOUSE_TYPE_OF[column.type] !== CLICKHOUSE_TYPE_OF[type]) {
       await this.alter(table, [`MODIFY COLUMN ${name} ${CLICKHOUSE_TYPE_OF[type]}`]);
@@ -165,7 +170,7 @@ export class ClickHouseEventStore implements EventStore {
       await this.alter(
         table,
         batch.addColumns.map(
-          (added) => `ADD COLUMN IF NOT EXISTS ${quoteIdentifier(added.column)} ${CLICKHOUSE_TYPE_OF[added.type]} COMMENT ${quoteLiteral(columnComment(added.field, added.type))}`,
+          (added) => `ADD COLUMN IF NOT EXISTS ${columnIdentifier(added.column)} ${CLICKHOUSE_TYPE_OF[added.type]} COMMENT ${quoteLiteral(columnComment(added.field, added.type))}`,
         ),
       );
     }
@@ -202,7 +207,7 @@ export class ClickHouseEventStore implements EventStore {
       const type = typeOf.get(column) ?? layout.get(column);
       if (!type) throw new LayoutChangedError(table);
       const text = textFor(type);
-      names.push(column);
+      names.push(physicalColumn(column));
       tsvColumns.push({ valueAt: (row) => (values[row] === undefined ? undefined : text(values[row]!)) });
     }
     try {
@@ -230,7 +235,7 @@ export class ClickHouseEventStore implements EventStore {
   async emptyColumns(table: string): Promise<StoredColumn[]> {
     const userColumns = ((await this.layoutOf(table)) ?? []).slice(SYSTEM_STORED_FIELDS.length);
     if (userColumns.length === 0) return [];
-    const counts = userColumns.map((column) => `count(${quoteIdentifier(column.column)})`);
+    const counts = userColumns.map((column) => `count(${columnIdentifier(column.column)})`);
     const { rows } = await this.executor.query(`SELECT ${counts.join(', ')} FROM ${quoteIdentifier(table)}`);
     const row = rows[0] ?? [];
     return userColumns.filter((_, index) => Number(row[index]) === 0);
@@ -239,7 +244,7 @@ export class ClickHouseEventStore implements EventStore {
   async dropColumns(table: string, columns: string[]): Promise<void> {
     await this.alter(
       table,
-      columns.map((column) => `DROP COLUMN IF EXISTS ${quoteIdentifier(column)}`),
+      columns.map((column) => `DROP COLUMN IF EXISTS ${columnIdentifier(column)}`),
     );
   }
 
@@ -253,6 +258,10 @@ export class ClickHouseEventStore implements EventStore {
     });
     const rows = decodeRows(result, options.rowValues === 'duckdb' ? 'nanos' : 'date');
     return { columns: result.columns, rows };
+  }
+
+  columnIdentifier(column: string): string {
+    return columnIdentifier(column);
   }
 
   walBytes(): number {

@@ -15,6 +15,7 @@ import {
   parseTabSeparated,
   type QuerySettingsOptions,
 } from './executor';
+import { quoteIdentifier } from './layout';
 
 function translate(error: unknown): never {
   if (error instanceof ClientError) throw new ClickHouseError(error.message, Number(error.code) || errorCodeOf(error.message));
@@ -70,8 +71,9 @@ export class HttpExecutor implements ClickHouseExecutor {
   async insert(table: string, columns: string[], tabSeparated: Buffer, options: QuerySettingsOptions = {}): Promise<void> {
     try {
       await this.client.insert({
-        table,
-        columns: columns as [string, ...string[]],
+        // The client writes both into its INSERT statement as given.
+        table: quoteIdentifier(table),
+        columns: columns.map(quoteIdentifier) as [string, ...string[]],
         values: Readable.from([tabSeparated]),
         format: 'TabSeparated',
         ...(options.settings ? { clickhouse_settings: options.settings } : {}),

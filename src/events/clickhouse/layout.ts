@@ -26,6 +26,22 @@ export const SYSTEM_COLUMNS_SQL = [
   `${quoteIdentifier(ROW_ID_FIELD)} Int64`,
 ].join(', ');
 
+/**
+ * The ClickHouse name of a stored column. ClickHouse reads a dot in a column name as a Nested
+ * structure (`geo.city` is part of `geo`, and a column `geo` cannot sit beside it), so dots are
+ * written `%2E` (and `%` as `%25`); `logicalColumn` reads the name back.
+ */
+export function physicalColumn(column: string): string {
+  return column.replace(/[%.]/g, (c) => (c === '%' ? '%25' : '%2E'));
+}
+
+export function logicalColumn(physical: string): string {
+  return physical.replace(/%(25|2E)/g, (_, code: string) => (code === '25' ? '%' : '.'));
+}
+
+/** A stored column as a quoted ClickHouse identifier. */
+export const columnIdentifier = (column: string) => quoteIdentifier(physicalColumn(column));
+
 /** Quotes a ClickHouse identifier (backticks, backslash escapes); the only way a name reaches SQL. */
 export function quoteIdentifier(name: string): string {
   return `\`${escape(name).replaceAll('`', '\\`')}\``;

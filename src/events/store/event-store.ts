@@ -294,6 +294,10 @@ export class DuckDBEventStore implements EventStore {
     return this.queries.useConnection(task);
   }
 
+  columnIdentifier(column: string): string {
+    return quoteIdentifier(column);
+  }
+
   /** Size of DuckDB's write-ahead log in bytes (0 right after a checkpoint). */
   walBytes(): number {
     try {

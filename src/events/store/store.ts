@@ -49,6 +49,8 @@ export interface EventStore {
    * floats as numbers, text and JSON as strings, timestamps as Date.
    */
   query(sql: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult>;
+  /** A stored column as an identifier in the store's SQL, for `query`. */
+  columnIdentifier(column: string): string;
   /** Bytes in the write-ahead log (0 where the engine has none). */
   walBytes(): number;
   /** Bytes the events take on disk. */

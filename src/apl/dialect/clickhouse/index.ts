@@ -2,8 +2,7 @@
 // DuckDB dialect and from the same plan. Each plan node becomes a subquery whose columns are
 // aliased by plan column id; ClickHouse pushes filters down to the scans, where the bounds on
 // `_time` select the granules of the (`_time`, `_rowId`) order key.
-import { quoteIdentifier } from '../../../events/clickhouse/layout';
-import { dateTime64Sql } from '../../../events/clickhouse/layout';
+import { columnIdentifier, dateTime64Sql, quoteIdentifier } from '../../../events/clickhouse/layout';
 import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
 import type { CompiledSql, SqlDialect } from '../dialect';
 import { aggregateSql } from './aggregates';
@@ -88,11 +87,11 @@ class Generator {
   }
 
   private scan(rel: Extract<Rel, { op: 'scan' }>): string {
-    const time = quoteIdentifier(rel.sourceColumns.get(rel.timeColumnId)!);
-    const rowId = quoteIdentifier(rel.sourceColumns.get(rel.rowIdColumnId)!);
+    const time = columnIdentifier(rel.sourceColumns.get(rel.timeColumnId)!);
+    const rowId = columnIdentifier(rel.sourceColumns.get(rel.rowIdColumnId)!);
     const items = this.kept(rel).map((i) => {
       const column = rel.columns[i]!;
-      const source = quoteIdentifier(rel.sourceColumns.get(column.id)!);
+      const source = columnIdentifier(rel.sourceColumns.get(column.id)!);
       // Datetimes are computed on as nanoseconds (see expressions.ts).
       const value = column.type === 'datetime' ? `toUnixTimestamp64Nano(${source})` : source;
       return `${value} AS ${id(column.id)}`;
