@@ -37,6 +37,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://[bad' })).toThrow(/not a valid PostgreSQL URL/);
   });
 
+  it('selects the event store with EVENT_STORE, CLICKHOUSE_URL and CLICKHOUSE_CLUSTER', () => {
+    expect(loadConfig({}).eventStore).toEqual({ engine: 'duckdb', path: path.resolve('./data/events.duckdb') });
+    expect(loadConfig({ EVENT_STORE: 'chdb', DATA_DIR: '/srv/ed' }).eventStore).toEqual({ engine: 'chdb', path: '/srv/ed/chdb' });
+    expect(loadConfig({ EVENT_STORE: 'clickhouse', CLICKHOUSE_URL: 'https://u:p@ch.internal:8443/events' }).eventStore).toEqual({
+      engine: 'clickhouse',
+      url: 'https://u:p@ch.internal:8443/events',
+      cluster: undefined,
+    });
+    expect(loadConfig({ EVENT_STORE: 'clickhouse', CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_CLUSTER: 'main' }).eventStore).toMatchObject({ cluster: 'main' });
+    expect(() => loadConfig({ EVENT_STORE: 'clickhouse' })).toThrow(/CLICKHOUSE_URL: required with EVENT_STORE=clickhouse/);
+    expect(() => loadConfig({ EVENT_STORE: 'clickhouse', CLICKHOUSE_URL: 'tcp://ch:9000' })).toThrow(/must be an http:\/\/ or https:\/\/ URL/);
+    expect(() => loadConfig({ CLICKHOUSE_URL: 'http://ch:8123' })).toThrow(/CLICKHOUSE_URL: only used with EVENT_STORE=clickhouse/);
+    expect(() => loadConfig({ EVENT_STORE: 'clickhouse', CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_CLUSTER: 'a b' })).toThrow(/CLICKHOUSE_CLUSTER/);
+    expect(() => loadConfig({ EVENT_STORE: 'mysql' })).toThrow(/EVENT_STORE/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '' })).toMatchObject({ port: 8080, host: '127.0.0.1' });
   });
