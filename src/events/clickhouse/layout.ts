@@ -81,8 +81,8 @@ export function readColumnComment(column: string, type: string, comment: string 
       const parsed = JSON.parse(comment) as { field?: unknown; type?: unknown };
       const declared = typeof parsed.type === 'string' && FIELD_TYPES.has(parsed.type) ? (parsed.type as FieldType) : fallback;
       // A comment whose type no longer fits the column (changed by hand) yields to the column.
-      const type2 = CLICKHOUSE_TYPE_OF[declared] === `Nullable(${type.replace(/^Nullable\((.*)\)$/, '$1')})` ? declared : fallback;
-      return { field: typeof parsed.field === 'string' ? parsed.field : column, type: type2 };
+      const fits = CLICKHOUSE_TYPE_OF[declared] === `Nullable(${type.replace(/^Nullable\((.*)\)$/, '$1')})`;
+      return { field: typeof parsed.field === 'string' ? parsed.field : column, type: fits ? declared : fallback };
     } catch {
       // not ours: the column is its own field
     }
