@@ -34,7 +34,12 @@ export async function createApp(config: Config, logger: Logger = pino({ level: c
 
   registerErrorHandling(server);
   acceptEmptyJsonBodies(server);
-  server.get('/healthz', async () => ({ status: 'ok' }));
+  // Healthy when the event store answers; while it reopens after a fatal error, 503 with why.
+  server.get('/healthz', async (_request, reply) => {
+    const health = await services.eventStore.probe();
+    if (health.state === 'ok') return { status: 'ok' };
+    return reply.status(503).send({ status: health.state, reason: health.reason });
+  });
   await server.register(registerRestRoutes, { services });
   mountGraphQL(server, services);
   await server.ready();

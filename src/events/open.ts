@@ -16,10 +16,19 @@ export interface EventServices {
 }
 
 export async function openEventServices(config: Config, relational: RelationalStore, logger: Logger): Promise<EventServices> {
-  const eventStore = await EventStore.open(config.duckdbPath);
+  const eventStore = await EventStore.open(config.duckdbPath, {
+    memoryLimit: `${Math.floor(config.duckdb.memoryLimitBytes / 1024)}KiB`,
+    tempDirectory: config.duckdb.tempDirectory,
+    ...(config.duckdb.maxTempDirectoryBytes ? { maxTempDirectorySize: `${Math.floor(config.duckdb.maxTempDirectoryBytes / 1024)}KiB` } : {}),
+    logger,
+  });
   const fields = new FieldRegistry(relational.sqlite, eventStore);
-  const repaired = await fields.reconcile();
-  if (repaired > 0) logger.warn({ rows: repaired }, 'brought the field registry back in step with the event store');
+  const reconcile = async () => {
+    const repaired = await fields.reconcile();
+    if (repaired > 0) logger.warn({ rows: repaired }, 'brought the field registry back in step with the event store');
+  };
+  await reconcile();
+  eventStore.onReopened(reconcile);
   const datasetEvents = new DatasetEvents(eventStore, fields, config.maxFieldsPerDataset, logger);
   const ingest = new IngestService(datasetEvents, eventStore);
   return { eventStore, fields, datasetEvents, ingest };

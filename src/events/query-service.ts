@@ -100,7 +100,7 @@ export class QueryService {
   }
 
   static async create(datasets: DatasetService, fields: FieldRegistry, store: EventStore, relational: RelationalStore, config: Config) {
-    await store.useConnection(registerAplFunctions);
+    await store.onOpen(registerAplFunctions);
     return new QueryService(datasets, fields, store, relational, config);
   }
 

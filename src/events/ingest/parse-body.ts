@@ -63,6 +63,8 @@ export function parseBody(body: Buffer, format: BodyFormat, options: ParseOption
 }
 
 function isGroup(value: RawEvent): value is { labels: RawEvent; events: unknown[] } {
+  // Most events are not groups: decide on the two keys before enumerating a wide event's keys.
+  if (!Array.isArray(value.events) || !isPlainObject(value.labels)) return false;
   let keys = 0;
   for (const key in value) {
     if (key !== 'labels' && key !== 'events') return false;

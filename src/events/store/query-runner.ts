@@ -2,7 +2,6 @@
 // budget runs out (or the caller aborts) the running statement is interrupted inside DuckDB.
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
-import type { ConnectionPool } from './connection-pool';
 
 export type QueryParams = DuckDBValue[] | Record<string, DuckDBValue>;
 
@@ -34,17 +33,15 @@ export interface QueryResult {
   rows: unknown[][];
 }
 
+/** Lends a read connection for one task (the event store's current read pool). */
+export type ReadConnectionLender = <T>(task: (connection: DuckDBConnection) => Promise<T>) => Promise<T>;
+
 export class QueryRunner {
-  constructor(private readonly readers: ConnectionPool) {}
+  constructor(private readonly lend: ReadConnectionLender) {}
 
   async run(sql: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
     options.signal?.throwIfAborted();
-    const connection = await this.readers.acquire();
-    try {
-      return await this.runOn(connection, sql, params, options);
-    } finally {
-      this.readers.release(connection);
-    }
+    return this.lend((connection) => this.runOn(connection, sql, params, options));
   }
 
   private async runOn(connection: DuckDBConnection, sql: string, params: QueryParams | undefined, options: QueryOptions) {
@@ -77,10 +74,6 @@ export class QueryRunner {
 
   /** Lends a read connection, e.g. to register functions the query engine needs. */
   async useConnection<T>(task: (connection: DuckDBConnection) => Promise<T> | T): Promise<T> {
-    return this.readers.use(async (connection) => task(connection));
-  }
-
-  close(): void {
-    this.readers.close();
+    return this.lend(async (connection) => task(connection));
   }
 }
