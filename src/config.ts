@@ -48,7 +48,7 @@ const envSchema = z.object({
   QUERY_TIMEOUT_MS: positiveInt(30_000),
   QUERY_MAX_RESULT_BYTES: positiveInt(64 * 2 ** 20),
   APL_MAX_QUERY_BYTES: positiveInt(256 * 1024),
-  APL_MAX_NESTING: boundedInt(64, 256),
+  APL_MAX_NESTING: boundedInt(100, 256),
   APL_MAX_OPERATORS: boundedInt(200, 1000),
   APL_MAX_EXPRESSION_NODES: positiveInt(20_000),
   APL_MAX_STRING_BYTES: positiveInt(2 ** 20),

@@ -4,6 +4,7 @@
 import { type DatasetSchema, type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
 import type { Arg, Assignment, Expr, NamePattern, Operator, ParsePart, Query, Source, Tabular } from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
+import { checkPlanExpressions, DEFAULT_QUERY_LIMITS, ExpandedMeasure, type QueryLimits, tooManyOperators } from '../limits';
 import { AGGREGATE_FUNCTIONS, type AggregateOutput, type AggregationInfo } from './aggregates';
 import { Binder, columnRef, displayName, findColumn, type Scope, STAR, visibleNames } from './binder';
 import { CallSite, type QueryContext } from './call-site';
@@ -71,6 +72,7 @@ export interface AnalyzeOptions {
   context: QueryContext;
   /** Request variables, visible to the query as `let` bindings. */
   variables?: Record<string, unknown>;
+  limits?: QueryLimits;
 }
 
 /** Dataset names a query reads (sources not bound by `let`), for resolving them up front. */
@@ -109,8 +111,15 @@ class Analyzer {
   private readonly tabularLets = new Map<string, Tabular>();
   private readonly aliases = new Map<string, string>();
   private readonly scans: Extract<Rel, { op: 'scan' }>[] = [];
+  private readonly limits: QueryLimits;
+  private readonly expanded: ExpandedMeasure;
+  /** Tabular operators analyzed so far; a tabular let is analyzed again wherever it is used. */
+  private operators = 0;
 
-  constructor(private readonly options: AnalyzeOptions) {}
+  constructor(private readonly options: AnalyzeOptions) {
+    this.limits = options.limits ?? DEFAULT_QUERY_LIMITS;
+    this.expanded = new ExpandedMeasure(this.limits);
+  }
 
   run(query: Query): AnalyzedQuery {
     for (const [name, value] of Object.entries(this.options.variables ?? {})) this.lets.set(name, variableLiteral(value));
@@ -124,9 +133,12 @@ class Analyzer {
         this.aliases.set(statement.name, expr.name);
         continue;
       }
-      this.lets.set(statement.name, this.binder.bind(expr, this.scope([])));
+      const bound = this.binder.bind(expr, this.scope([]));
+      this.expanded.check(bound, statement.pos);
+      this.lets.set(statement.name, bound);
     }
     const stage = this.tabular(query.body);
+    checkPlanExpressions(stage.rel, this.expanded, this.limits);
     return {
       rel: stage.rel,
       ...(stage.identity ? { identity: stage.identity } : {}),
@@ -150,6 +162,8 @@ class Analyzer {
   // ---- sources ---------------------------------------------------------------------------
 
   private tabular(tabular: Tabular): Stage {
+    this.operators += 1 + tabular.operators.length;
+    if (this.operators > this.limits.maxOperators) throw tooManyOperators(tabular.pos, this.limits);
     let stage = this.source(tabular.source);
     for (const op of tabular.operators) stage = this.operator(stage, op);
     return stage;

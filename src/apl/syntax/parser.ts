@@ -4,6 +4,7 @@ import type { Arg, Assignment, Expr, JoinCondition, LetStatement, LiteralValue, 
 import { type Token, tokenize } from './lexer';
 import { type Position, syntaxError } from './position';
 import { closestNames } from '../semantic/suggest';
+import { checkQueryText, DEFAULT_QUERY_LIMITS, type QueryLimits, tooDeep } from '../limits';
 import { parseDateTime, parseDuration } from '../time';
 
 export const TABULAR_OPERATORS = [
@@ -49,13 +50,13 @@ const STRING_OPERATORS = new Set([
 const COMPARISON_SYMBOLS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~']);
 const LIST_OPERATORS = new Set(['in', '!in', 'in~', '!in~', 'has_any', 'has_any_cs', 'has_all', 'has_all_cs']);
 
-export function parseQuery(text: string): Query {
-  return new Parser(text).query();
+export function parseQuery(text: string, limits: QueryLimits = DEFAULT_QUERY_LIMITS): Query {
+  return new Parser(text, limits).query();
 }
 
 /** Parses a lone scalar expression (virtual fields, legacy filters). */
-export function parseExpression(text: string): Expr {
-  const parser = new Parser(text);
+export function parseExpression(text: string, limits: QueryLimits = DEFAULT_QUERY_LIMITS): Expr {
+  const parser = new Parser(text, limits);
   const expr = parser.expression();
   parser.expectEnd();
   return expr;
@@ -66,9 +67,25 @@ class Parser {
   private index = 0;
   /** Inside `search`, `field:"term"` is legal. */
   private searchMode = false;
+  /** How deeply the recursive rules nest right now; bounded so no query exhausts the stack. */
+  private depth = 0;
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly limits: QueryLimits,
+  ) {
+    checkQueryText(text, limits);
     this.tokens = tokenize(text);
+  }
+
+  /** Runs a rule one nesting level deeper (every recursive cycle of the grammar passes here). */
+  private nested<T>(rule: () => T): T {
+    if (++this.depth > this.limits.maxNesting) throw tooDeep(this.peek().pos, this.limits);
+    try {
+      return rule();
+    } finally {
+      this.depth--;
+    }
   }
 
   // ---- token helpers -------------------------------------------------------------------
@@ -231,6 +248,10 @@ class Parser {
   // ---- tabular expressions -------------------------------------------------------------
 
   private tabular(): Tabular {
+    return this.nested(() => this.pipeline());
+  }
+
+  private pipeline(): Tabular {
     const pos = this.peek().pos;
     const source = this.source();
     const operators: Operator[] = [];
@@ -563,25 +584,26 @@ class Parser {
   // ---- scalar expressions --------------------------------------------------------------
 
   expression(): Expr {
-    return this.or();
+    return this.nested(() => this.or());
   }
 
   private or(): Expr {
-    let left = this.and();
-    while (this.isWord('or')) {
-      const pos = this.next().pos;
-      left = { kind: 'binary', pos, op: 'or', left, right: this.and() };
-    }
-    return left;
+    return this.chain('or', () => this.and());
   }
 
   private and(): Expr {
-    let left = this.comparison();
-    while (this.isWord('and')) {
-      const pos = this.next().pos;
-      left = { kind: 'binary', pos, op: 'and', left, right: this.comparison() };
+    return this.chain('and', () => this.comparison());
+  }
+
+  /** `x op y op z ...` for an associative word operator, as a balanced tree (see balancedChain). */
+  private chain(op: 'and' | 'or', operand: () => Expr): Expr {
+    const operands = [operand()];
+    const positions: Position[] = [];
+    while (this.isWord(op)) {
+      positions.push(this.next().pos);
+      operands.push(operand());
     }
-    return left;
+    return balancedChain(op, operands, positions);
   }
 
   private comparison(): Expr {
@@ -662,7 +684,7 @@ class Parser {
   private unary(): Expr {
     if (this.isOp('-') || this.isOp('+')) {
       const token = this.next();
-      const operand = this.unary();
+      const operand = this.nested(() => this.unary());
       // Fold signs into numeric literals so `-5` stays a literal.
       if (token.text === '-' && operand.kind === 'literal') {
         const v = operand.value;
@@ -807,6 +829,10 @@ class Parser {
 
   /** The inside of dynamic(...): JSON-like arrays, property bags and scalar literals. */
   private dynamicValue(): unknown {
+    return this.nested(() => this.dynamicItem());
+  }
+
+  private dynamicItem(): unknown {
     const token = this.peek();
     if (this.acceptOp('[')) {
       const items: unknown[] = [];
@@ -835,6 +861,20 @@ class Parser {
     if (literal.kind !== 'literal') throw syntaxError(token.pos, this.describe(token), 'a literal, an array or a property bag');
     return literalToJson(literal.value);
   }
+}
+
+/**
+ * Joins operands with an associative operator (`and`, `or`) as a balanced tree rather than a
+ * left-leaning one, so that a chain of a thousand conditions nests ten levels, not a thousand.
+ * `positions[i]` is where the operator between operands i and i + 1 was written.
+ */
+export function balancedChain(op: string, operands: Expr[], positions: Position[]): Expr {
+  const build = (from: number, to: number): Expr => {
+    if (to - from === 1) return operands[from]!;
+    const middle = from + Math.ceil((to - from) / 2);
+    return { kind: 'binary', pos: positions[middle - 1]!, op, left: build(from, middle), right: build(middle, to) };
+  };
+  return build(0, operands.length);
 }
 
 function literalToJson(value: LiteralValue): unknown {

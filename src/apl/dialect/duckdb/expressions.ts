@@ -4,7 +4,7 @@
 import { quoteLiteral } from '../../../events/layout';
 import type { LiteralValue } from '../../syntax/ast';
 import type { AplType, TExpr } from '../../semantic/plan';
-import type { SqlValue } from '../dialect';
+import { STRING_TOO_LONG, type SqlValue } from '../dialect';
 import { callSql } from './functions';
 
 export const SQL_TYPE: Record<AplType, string> = {
@@ -18,11 +18,15 @@ export const SQL_TYPE: Record<AplType, string> = {
   null: 'VARCHAR',
 };
 
+const TEXT_TYPES: ReadonlySet<AplType> = new Set(['string', 'dynamic']);
+
 export class ExprWriter {
   constructor(
     private readonly params: SqlValue[],
     /** SQL for a column id (qualified inside joins). */
     readonly column: (id: string) => string,
+    /** Longest string a call may produce (unbounded when undefined). */
+    readonly maxStringBytes?: number,
   ) {}
 
   /**
@@ -42,7 +46,7 @@ export class ExprWriter {
 
   /** Writes a child expression with another column resolver (join keys). */
   withColumns(column: (id: string) => string): ExprWriter {
-    return new ExprWriter(this.params, column);
+    return new ExprWriter(this.params, column, this.maxStringBytes);
   }
 
   write(expr: TExpr): string {
@@ -52,8 +56,30 @@ export class ExprWriter {
       case 'literal':
         return this.literal(expr.value, expr.type);
       case 'call':
-        return callSql(this, expr);
+        return this.bounded(expr, callSql(this, expr));
     }
+  }
+
+  /**
+   * Text built from text (strcat, replace, strrep, JSON packing, ...) can grow with every call,
+   * and DuckDB does not count strings against its memory limit: such a call's result fails the
+   * statement once it is longer than `maxStringBytes`, so no chain of calls can build more. The
+   * lambda evaluates the call once (a CASE would evaluate it twice, and nested calls
+   * exponentially often).
+   */
+  private bounded(expr: Extract<TExpr, { kind: 'call' }>, sql: string): string {
+    if (this.maxStringBytes === undefined || !TEXT_TYPES.has(expr.type) || !expr.args.some((arg) => TEXT_TYPES.has(arg.type))) return sql;
+    return `list_transform([${sql}], bounded -> CASE ${this.lengthGuard('strlen(bounded)')} ELSE bounded END)[1]`;
+  }
+
+  /**
+   * `WHEN <length> > limit THEN error(...)`, for calls that multiply their input (strrep) to
+   * check the length they would build before building it; empty when strings are unbounded.
+   */
+  lengthGuard(lengthSql: string): string {
+    if (this.maxStringBytes === undefined) return '';
+    const limit = Math.floor(this.maxStringBytes);
+    return `WHEN ${lengthSql} > ${limit} THEN error(${quoteLiteral(`${STRING_TOO_LONG} ${limit} bytes (APL_MAX_STRING_BYTES)`)})`;
   }
 
   literal(value: LiteralValue, type: AplType): string {

@@ -1,0 +1,195 @@
+// Queries that ask too much are refused with a 400 that says which limit they passed, before
+// they can exhaust the stack, run away in the compiler or fill memory; the server keeps
+// answering afterwards. Queries inside the limits, long flat ones included, still run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let small: TestServer;
+
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function apl(target: TestServer, text: string, extra: Record<string, unknown> = {}) {
+  const response = await target.request('/v1/datasets/_apl?format=tabular', json({ apl: text, ...extra }));
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function legacy(body: unknown, dataset = 'limits') {
+  const response = await server.request(`/v1/datasets/${dataset}/query`, json(body));
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+const EVENTS = Array.from({ length: 40 }, (_, i) => ({ n: i, word: `w${i % 4}`, text: 'hello world' }));
+
+beforeAll(async () => {
+  server = await startTestServer();
+  small = await startTestServer({ QUERY_MAX_RESULT_BYTES: '20000', APL_MAX_STRING_BYTES: '1000' });
+  for (const target of [server, small]) {
+    expect((await target.request('/v2/datasets', json({ name: 'limits' }))).status).toBe(200);
+    expect((await target.request('/v1/datasets/limits/ingest', json(EVENTS))).status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await server.close();
+  await small.close();
+});
+
+async function expectAlive(target = server) {
+  expect((await target.request('/healthz')).status).toBe(200);
+  const { status, body } = await apl(target, "['limits'] | count");
+  expect(status).toBe(200);
+  expect(body.tables[0].columns[0][0]).toBe(EVENTS.length);
+}
+
+describe('APL nesting and size', () => {
+  it.each([
+    ['1,100 nested not(', `['limits'] | where ${'not('.repeat(1100)}n > 1${')'.repeat(1100)}`],
+    ['3,000 parentheses', `['limits'] | extend x = ${'('.repeat(3000)}n${')'.repeat(3000)}`],
+    ['5,000 nested calls', `['limits'] | extend x = ${'abs('.repeat(5000)}n${')'.repeat(5000)}`],
+    ['a 10,000-term sum', `['limits'] | extend x = ${Array(10_000).fill('n').join(' + ')}`],
+    ['5,000 unary minus signs', `['limits'] | extend x = ${'- '.repeat(5000)}n`],
+    ['300 nested subqueries', `${'('.repeat(300)}['limits']${')'.repeat(300)} | count`],
+    ['a 2,000-level dynamic literal', `['limits'] | extend x = dynamic(${'['.repeat(2000)}${']'.repeat(2000)})`],
+  ])('refuses %s as too deep', async (_name, text) => {
+    const { status, body } = await apl(server, text);
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/nests deeper than 100 levels/);
+    expect(body.limit).toBe('nesting');
+  });
+
+  it('refuses 1,000 pipes as too many operators', async () => {
+    const { status, body } = await apl(server, `['limits']${' | where n >= 0'.repeat(1000)}`);
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/more than 200 tabular operators/);
+  });
+
+  it('refuses a query longer than APL_MAX_QUERY_BYTES', async () => {
+    const { status, body } = await apl(server, `['limits'] | where text != "${'x'.repeat(300 * 1024)}"`);
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/longer than 262144 bytes/);
+  });
+
+  it.each([17, 20, 40])('refuses a string doubled through %i let statements, whatever its expansion', async (lets) => {
+    const statements = Array.from({ length: lets }, (_, i) => `let a${i + 1} = strcat(a${i}, a${i});`).join(' ');
+    const { status, body } = await apl(server, `let a0 = 'abcdefghij'; ${statements} ['limits'] | extend x = strlen(a${lets})`);
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/more than 20000 operations once its let names are replaced/);
+  });
+
+  it('refuses tabular lets that double a union, counting every expanded operator', async () => {
+    const lets = Array.from({ length: 30 }, (_, i) => `let t${i + 1} = union t${i}, t${i};`).join(' ');
+    const { status, body } = await apl(server, `let t0 = ['limits']; ${lets} t30 | count`);
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/more than 200 tabular operators/);
+  });
+
+  it('still runs long flat queries: a 500-condition or, a 2,000-value in list, a 60-term sum, 150 pipes', async () => {
+    const or = Array.from({ length: 500 }, (_, i) => `n == ${i * 2}`).join(' or ');
+    const even = await apl(server, `['limits'] | where ${or} | count`);
+    expect(even.status).toBe(200);
+    expect(even.body.tables[0].columns[0][0]).toBe(EVENTS.filter((event) => event.n % 2 === 0).length);
+
+    const list = Array.from({ length: 2000 }, (_, i) => i * 3).join(', ');
+    const thirds = await apl(server, `['limits'] | where n in (${list}) | count`);
+    expect(thirds.body.tables[0].columns[0][0]).toBe(EVENTS.filter((event) => event.n % 3 === 0).length);
+
+    const sum = await apl(server, `['limits'] | where n == 2 | project s = ${Array(60).fill('n').join(' + ')}`);
+    expect(sum.body.tables[0].columns[0]).toEqual([120]);
+
+    const pipes = await apl(server, `['limits']${' | where n >= 0'.repeat(150)} | count`);
+    expect(pipes.body.tables[0].columns[0][0]).toBe(EVENTS.length);
+  });
+
+  it('refuses a constant argument no count or index can be, such as an extract group of 2^63', async () => {
+    const { status, body } = await apl(server, "['limits'] | extend x = extract('(h)', 9223372036854775808, text)");
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/extract\(\): expects a constant number between/);
+    await expectAlive();
+  });
+
+  it('refuses request times outside the range of event times', async () => {
+    const { status, body } = await apl(server, "['limits'] | count", { startTime: 'now-99999999999999999999h' });
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/startTime .* lies outside the range of event times/);
+  });
+});
+
+describe('what a query may build', () => {
+  it('refuses a string longer than APL_MAX_STRING_BYTES, checked before strrep builds it', async () => {
+    for (const text of [
+      "['limits'] | extend x = strrep(text, 1000000000) | project x",
+      "['limits'] | extend x = strrep(text, 50) | extend y = strcat(x, x, x) | project strlen(y)",
+      "['limits'] | extend x = replace_string(strrep('a', 900), 'a', 'bb') | project strlen(x)",
+    ]) {
+      const { status, body } = await apl(small, text);
+      expect(status, text).toBe(400);
+      expect(body.error).toMatch(/a string computed by the query is longer than 1000 bytes/);
+    }
+    // 11 bytes × 50 = 550 bytes stays under 1,000.
+    const fits = await apl(small, "['limits'] | where n == 0 | project l = strlen(strrep(text, 50))");
+    expect(fits.body.tables[0].columns[0]).toEqual([550]);
+    await expectAlive(small);
+  });
+
+  it('refuses a result larger than QUERY_MAX_RESULT_BYTES and keeps serving', async () => {
+    const { status, body } = await apl(small, "['limits'] | extend pad = strrep('x', 900) | take 40");
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/the result is larger than 20000 bytes \(QUERY_MAX_RESULT_BYTES\)/);
+    const fits = await apl(small, "['limits'] | project n | take 40");
+    expect(fits.status).toBe(200);
+    await expectAlive(small);
+  });
+});
+
+describe('legacy query requests', () => {
+  const window = { startTime: 'now-1d', endTime: 'now', resolution: 'auto' };
+
+  it('answers a bad order with an aggregation on a missing field with 400, and the server lives on', async () => {
+    const refused = await legacy({ ...window, aggregations: [{ op: 'sum', field: 'nope' }], order: 'x' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/order: .*expected array/);
+    const missing = await legacy({ ...window, aggregations: [{ op: 'sum', field: 'nope' }], order: [{ field: 'sum', desc: true }] });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/unknown field "nope"/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expectAlive();
+  });
+
+  it.each([
+    ['order entries without a field', { order: [{ desc: true }] }, /order\.0\.field/],
+    ['aggregations that are not a list', { aggregations: { op: 'count' } }, /aggregations: .*expected array/],
+    ['a groupBy of numbers', { groupBy: [1, 2] }, /groupBy\.0/],
+    ['a filter without op', { filter: { field: 'n' } }, /filter\.op/],
+    ['virtual fields without expr', { virtualFields: [{ alias: 'v' }] }, /virtualFields\.0\.expr/],
+  ])('refuses %s', async (_name, body, message) => {
+    const refused = await legacy({ ...window, ...body });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(message);
+  });
+
+  it('refuses a filter nested 10,000 deep without walking it', async () => {
+    let filter: Record<string, unknown> = { op: '==', field: 'n', value: 1 };
+    for (let i = 0; i < 10_000; i++) filter = { op: 'not', children: [filter] };
+    // Built by hand: JSON.stringify itself cannot write a value this deep.
+    const text = `{"startTime":"now-1d","endTime":"now","resolution":"auto","filter":${'{"op":"not","children":['.repeat(10_000)}{"op":"==","field":"n","value":1}${']}'.repeat(10_000)}}`;
+    const response = await server.request('/v1/datasets/limits/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as any).error).toMatch(/nests deeper than 128 levels/);
+    expect(filter.op).toBe('not');
+  });
+
+  it('runs an or filter of 300 children', async () => {
+    const children = Array.from({ length: 300 }, (_, i) => ({ op: '==', field: 'n', value: i + 100 }));
+    children.push({ op: '==', field: 'n', value: 7 });
+    const { status, body } = await legacy({ ...window, filter: { op: 'or', children } });
+    expect(status).toBe(200);
+    expect(body.matches.map((match: any) => match.data.n)).toEqual([7]);
+  });
+
+  it('refuses a trim longer than a century', async () => {
+    const response = await server.request('/v2/datasets/limits/trim', json({ maxDuration: '99999999999999999999h' }));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as any).error).toMatch(/maxDuration .* is longer than the longest duration accepted/);
+    await expectAlive();
+  });
+});
