@@ -30,7 +30,7 @@ export async function openEventServices(config: Config, relational: RelationalSt
   await reconcile();
   eventStore.onReopened(reconcile);
   const datasetEvents = new DatasetEvents(eventStore, fields, config.maxFieldsPerDataset, logger);
-  const ingest = new IngestService(datasetEvents, eventStore);
+  const ingest = new IngestService(datasetEvents, eventStore, { concurrency: config.ingest.concurrency, bufferBytes: config.ingest.bufferBytes });
   return { eventStore, fields, datasetEvents, ingest };
 }
 

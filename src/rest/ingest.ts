@@ -1,12 +1,15 @@
 // Ingest routes of the Axiom-compatible API: the dataset ingest endpoint (/v1 and /api/v1), the
 // edge form `/v1/ingest/:dataset`, and the legacy `/api/v1/ingest` whose dataset comes from the
-// query, a header or the token. Bodies arrive raw (any encoding); IngestService reads them.
+// query, a header or the token. Bodies arrive raw (any encoding), read within time, rate and
+// memory limits (ingest-body.ts); IngestService decodes and stores them in an ingest turn.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal';
 import { invalidInput } from '../errors';
 import { type IngestOptions, parseCsvFieldsHeader, parseLabelsHeader } from '../events/ingest/ingest-service';
+import type { Grant } from '../events/ingest/admission';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { headerReader } from './axiom-api';
+import { closeAfterAnswer, readBodyWithin } from './ingest-body';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -43,6 +46,7 @@ function ingestOptionsOf(request: FastifyRequest<{ Querystring: IngestQuery }>):
     csvDelimiter: request.query['csv-delimiter'],
     csvFields: parseCsvFieldsHeader(header('x-axiom-csv-fields')),
     labels: parseLabelsHeader(header('x-axiom-event-labels')),
+    caller: request.principal.tokenId,
   };
 }
 
@@ -53,36 +57,47 @@ function soleDatasetOf(principal: Principal): string | undefined {
 }
 
 export async function ingestRoutes(app: FastifyInstance, { services }: RouteOptions) {
-  // Ingest requests wait for a turn before their body is read (the socket holds it meanwhile),
-  // so memory stays bounded however many clients send at once.
-  const admission = services.ingest.admission;
-  const admitted = new WeakSet<FastifyRequest>();
-  app.addHook('onRequest', async (request) => {
-    await admission.acquire();
-    admitted.add(request);
-  });
-  const release = async (request: FastifyRequest) => {
-    if (admitted.delete(request)) admission.release();
-  };
-  app.addHook('onSend', async (request, _reply, payload) => {
-    await release(request);
-    return payload;
-  });
-  app.addHook('onRequestAbort', release);
+  const { config } = services;
+  const limits = { maxBytes: MAX_BODY_BYTES, idleTimeoutMs: config.ingest.bodyIdleTimeoutMs, minBytesPerSecond: config.ingest.bodyMinBytesPerSecond };
+  // The reservation of each request's body bytes, given back once the service is done with it.
+  const reservations = new WeakMap<FastifyRequest, Grant>();
 
   // Raw bodies for every media type in this scope only: the service decodes and parses them,
   // so unknown types and encodings get the API's own 415 and every format shares one limit.
+  // A body is read completely before its request waits for an ingest turn, so a client that
+  // stalls holds only its own reservation, and only until the idle timeout.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', (request, payload, done) => {
+    readBodyWithin(request, payload, services.ingest.bodies, request.principal.tokenId, limits).then(
+      ({ body, grant }) => {
+        reservations.set(request, grant);
+        done(null, body);
+      },
+      (error: Error) => done(error, undefined),
+    );
+  });
+  // An answer given before the body was read to its end closes the connection: what is left
+  // of the body cannot be told apart from a next request.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (closeAfterAnswer.has(request)) reply.header('connection', 'close');
+    return payload;
+  });
+  const release = async (request: FastifyRequest) => reservations.get(request)?.release();
+  app.addHook('onResponse', release);
+  app.addHook('onRequestAbort', release);
 
   const ingest = async (request: FastifyRequest<{ Querystring: IngestQuery }>, datasetName: string) => {
-    const dataset = services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    // Only the service keeps the body, and only while reading it (a batch can wait a while for
-    // its dataset; the bytes need not wait with it).
-    request.body = undefined;
-    const header = headerReader(request);
-    return services.ingest.ingest(dataset, { body, contentType: header('content-type'), contentEncoding: header('content-encoding') }, ingestOptionsOf(request));
+    try {
+      const dataset = services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      // Only the service keeps the body, and only while reading it (a batch can wait a while for
+      // its dataset; the bytes need not wait with it).
+      request.body = undefined;
+      const header = headerReader(request);
+      return await services.ingest.ingest(dataset, { body, contentType: header('content-type'), contentEncoding: header('content-encoding') }, ingestOptionsOf(request));
+    } finally {
+      reservations.get(request)?.release();
+    }
   };
 
   const routeOptions = { bodyLimit: MAX_BODY_BYTES };
