@@ -13,7 +13,7 @@ import {
   requireOrgCapability,
 } from '../auth/principal';
 import type { PrismaClient } from '../db/sqlite';
-import { conflict, forbidden, invalidInput, notFound } from '../errors';
+import { conflict, invalidInput, notFound } from '../errors';
 import { parseInput } from '../validation';
 import { parseDuration } from './duration';
 
@@ -138,21 +138,28 @@ export class DatasetService {
       .map(recordOf);
   }
 
-  /** The dataset as the principal may see it, or 404/403. */
-  get(principal: Principal, name: string): DatasetRecord {
+  /**
+   * The dataset's row when the principal may see it. A dataset the principal holds no
+   * capability on answers exactly as one that does not exist, so names cannot be probed.
+   */
+  private visible(principal: Principal, name: string): DatasetRow {
     const row = this.byName.get(principal.orgId, name);
-    if (!row) throw notFound(`dataset "${name}" not found`);
-    if (!canSee(principal, name)) throw forbidden(`token has no access to dataset "${name}"`);
-    return recordOf(row);
+    if (row && canSee(principal, name)) return row;
+    if (!DATASET_NAME.test(name)) throw invalidInput(`invalid dataset name "${name}": ${DATASET_NAME_RULE}`);
+    throw notFound(`dataset "${name}" not found`);
   }
 
-  /** The dataset for an operation that needs a capability on it (ingest, query, trim, ...). */
+  /** The dataset as the principal may see it, or 404. */
+  get(principal: Principal, name: string): DatasetRecord {
+    return recordOf(this.visible(principal, name));
+  }
+
+  /**
+   * The dataset for an operation that needs a capability on it (ingest, query, trim, ...): 404
+   * when the principal cannot see it, 403 when it can but lacks the capability.
+   */
   resolveFor(principal: Principal, name: string, capability: Parameters<typeof requireDatasetCapability>[2], action: Parameters<typeof requireDatasetCapability>[3]): DatasetRecord {
-    const row = this.byName.get(principal.orgId, name);
-    if (!row) {
-      if (!DATASET_NAME.test(name)) throw invalidInput(`invalid dataset name "${name}": ${DATASET_NAME_RULE}`);
-      throw notFound(`dataset "${name}" not found`);
-    }
+    const row = this.visible(principal, name);
     requireDatasetCapability(principal, name, capability, action);
     return recordOf(row);
   }
