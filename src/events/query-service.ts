@@ -83,6 +83,8 @@ export interface EventsPageRequest {
   /** Continue after this event (exclusive). */
   cursor?: string;
   limit: number;
+  /** Cancels the query (a deadline, a client that went away). */
+  signal?: AbortSignal;
 }
 
 export interface PagedEvent {
@@ -190,6 +192,7 @@ export class QueryService {
         ...(request.startTime !== undefined ? { startTime: request.startTime } : {}),
         ...(request.endTime !== undefined ? { endTime: request.endTime } : {}),
         ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
       },
       this.deps(principal),
     );

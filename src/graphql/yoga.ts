@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import { CatalogResponseCache } from './catalog-cache';
 import { createContext, type GraphQLContext } from './context';
 import { maskGraphQLError } from './errors';
+import { protection } from './protection';
 import { schema } from './schema';
 
 export function mountGraphQL(app: FastifyInstance, services: Services) {
@@ -12,7 +13,7 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
   const catalogResponses = new CatalogResponseCache(services.catalog);
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
-    plugins: [catalogResponses.plugin],
+    plugins: [protection({ ...services.config.graphql, jsonMaxDepth: services.config.jsonMaxDepth }), catalogResponses.plugin],
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'eventdeck GraphQL', defaultQuery: '{\n  catalogMetadata {\n    modelCount\n  }\n}\n' },
     landingPage: false,
