@@ -59,7 +59,7 @@ const envSchema = z.object({
   INGEST_BODY_IDLE_TIMEOUT_MS: positiveInt(10_000),
   INGEST_BODY_MIN_BYTES_PER_SECOND: positiveInt(10_240),
   GRAPHQL_MAX_DEPTH: boundedInt(15, 100),
-  GRAPHQL_MAX_COST: positiveInt(100_000),
+  GRAPHQL_MAX_COST: positiveInt(200_000),
   GRAPHQL_MAX_TOKENS: boundedInt(5_000, 100_000),
   GRAPHQL_TIMEOUT_MS: positiveInt(30_000),
   DUCKDB_MEMORY_LIMIT: byteSize.optional(),

@@ -47,7 +47,7 @@ describe('loadConfig', () => {
 
   it('sizes DuckDB memory for a checkpoint at the field limit and refuses less', () => {
     const defaults = loadConfig({});
-    expect(defaults.graphql).toEqual({ maxDepth: 15, maxCost: 100_000, maxTokens: 5000, timeoutMs: 30_000 });
+    expect(defaults.graphql).toEqual({ maxDepth: 15, maxCost: 200_000, maxTokens: 5000, timeoutMs: 30_000 });
     expect(defaults.duckdb).toEqual({ memoryLimitBytes: 2 ** 30, tempDirectory: path.resolve('./data/events.duckdb.tmp'), maxTempDirectoryBytes: undefined });
     // 2 × 4,096 fields × 256 KiB + 128 MiB = 2,176 MiB, more than the 1 GiB default.
     expect(loadConfig({ MAX_FIELDS_PER_DATASET: '4096' }).duckdb.memoryLimitBytes).toBe(2176 * 2 ** 20);

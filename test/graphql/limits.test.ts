@@ -36,7 +36,7 @@ describe('cost and depth', () => {
     expect(result.errors?.[0]?.extensions?.code).toBe('LIMIT_EXCEEDED');
     // Three levels pass the depth limit and not the cost limit; four pass neither.
     expect(result.errors?.[0]?.message).toMatch(
-      levels === 3 ? /may resolve \d+ fields, more than the 100000 allowed \(GRAPHQL_MAX_COST\)/ : /more than the 15 allowed \(GRAPHQL_MAX_DEPTH\)/,
+      levels === 3 ? /may resolve \d+ fields, more than the 200000 allowed \(GRAPHQL_MAX_COST\)/ : /more than the 15 allowed \(GRAPHQL_MAX_DEPTH\)/,
     );
     await expectHealthy();
   });
