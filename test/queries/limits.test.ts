@@ -103,8 +103,30 @@ describe('APL nesting and size', () => {
   it('refuses a constant argument no count or index can be, such as an extract group of 2^63', async () => {
     const { status, body } = await apl(server, "['limits'] | extend x = extract('(h)', 9223372036854775808, text)");
     expect(status).toBe(400);
-    expect(body.error).toMatch(/extract\(\): expects a constant number between/);
+    expect(body.error).toMatch(/out of the range of a long/);
+    const large = await apl(server, "['limits'] | extend x = extract('(h)', 4611686018427387904, text)");
+    expect(large.status).toBe(400);
+    expect(large.body.error).toMatch(/extract\(\): expects a constant number between/);
     await expectAlive();
+  });
+
+  it('refuses longs and timespans beyond 64 bits as written, in APL and legacy resolutions', async () => {
+    const { status, body } = await apl(server, "['limits'] | summarize count() by bin(_time, 99999999999999999999h)");
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/this timespan is out of the range of a timespan/);
+    const long = await apl(server, "['limits'] | where n > 99999999999999999999");
+    expect(long.body.error).toMatch(/this number is out of the range of a long/);
+    const resolution = await legacy({ startTime: 'now-1d', endTime: 'now', resolution: '99999999999999999999h', aggregations: [{ op: 'count' }] });
+    expect(resolution.status).toBe(400);
+  });
+
+  it('runs patterns holding a NUL character instead of writing them into SQL', async () => {
+    const { status, body } = await apl(server, `['limits'] | where text matches regex "a\u0000" or text has "x\u0000y" | count`);
+    expect(status).toBe(200);
+    expect(body.tables[0].columns[0][0]).toBe(0);
+    const filtered = await legacy({ startTime: 'now-1d', endTime: 'now', resolution: 'auto', filter: { op: 'regexp', field: 'text', value: '\u0000', caseSensitive: true } });
+    expect(filtered.status).toBe(200);
+    expect(filtered.body.matches).toEqual([]);
   });
 
   it('refuses request times outside the range of event times', async () => {

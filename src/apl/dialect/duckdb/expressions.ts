@@ -39,9 +39,12 @@ export class ExprWriter {
     return `$${this.params.length}`;
   }
 
-  /** A string constant the planner must see (regex, JSON path, format), safely quoted. */
+  /**
+   * A string constant the planner should see (regex, JSON path, format), safely quoted; one
+   * with a NUL character, which no SQL literal can hold, goes as a parameter instead.
+   */
   constant(value: string): string {
-    return quoteLiteral(value);
+    return value.includes('\0') ? this.text(value) : quoteLiteral(value);
   }
 
   /** Writes a child expression with another column resolver (join keys). */
