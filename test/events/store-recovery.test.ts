@@ -54,8 +54,13 @@ describe('an invalidated event store', () => {
     await isInvalidated;
 
     try {
-      // The health check finds the invalidated database and starts the recovery.
-      const unhealthy = await server.request('/healthz');
+      // Health checks find the invalidated database (checking it at most once a second) and
+      // start the recovery; until it is done they answer 503 with the reason.
+      let unhealthy = await server.request('/healthz');
+      while (unhealthy.status === 200) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        unhealthy = await server.request('/healthz');
+      }
       expect(unhealthy.status).toBe(503);
       expect(await unhealthy.json()).toMatchObject({ status: 'recovering', reason: expect.stringMatching(/invalidated|FATAL/) });
     } finally {

@@ -131,6 +131,7 @@ export class EventStore {
   private readonly openHooks: ((connection: DuckDBConnection) => Promise<void> | void)[] = [];
   private readonly reopenListeners: (() => Promise<unknown> | unknown)[] = [];
   private probing: Promise<void> | undefined;
+  private lastProbeAt = 0;
   readonly queries: QueryRunner;
 
   private constructor(
@@ -174,15 +175,17 @@ export class EventStore {
   }
 
   /**
-   * Checks that the database still answers, on a connection of its own (concurrent callers share
-   * one check). An invalidated database starts the recovery. Resolves with the health afterwards.
+   * The store's health for a health check: answers at once with what is known, and checks in
+   * the background, at most once a second, that the database still answers (on a connection of
+   * its own, so a check never waits behind queries). An invalidated database starts the recovery.
    */
-  async probe(): Promise<StoreHealth> {
-    if (this.healthState.state !== 'ok' || this.closing) return this.health();
-    this.probing ??= this.probeGeneration(this.generation).finally(() => {
-      this.probing = undefined;
-    });
-    await Promise.race([this.probing, sleep(2000)]);
+  probe(): StoreHealth {
+    if (this.healthState.state === 'ok' && !this.closing && !this.probing && Date.now() - this.lastProbeAt >= 1000) {
+      this.lastProbeAt = Date.now();
+      this.probing = this.probeGeneration(this.generation).finally(() => {
+        this.probing = undefined;
+      });
+    }
     return this.health();
   }
 
