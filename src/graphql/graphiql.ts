@@ -1,9 +1,9 @@
 // The GraphiQL playground, rendered once from the bundle in @graphql-yoga/render-graphiql
 // (GraphiQL and its editor inlined in the page), with a Content-Security-Policy that allows
 // nothing outside this server: the page's two inline scripts by their hashes, styles and the
-// editor's workers from the page itself, requests only back to this origin.
+// editor's workers from the page itself, requests only back to this origin. The bundle (tens
+// of MB once loaded) is imported on the first request for the page, not at start.
 import { createHash } from 'node:crypto';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 export interface GraphiQLPage {
@@ -11,7 +11,7 @@ export interface GraphiQLPage {
   csp: string;
 }
 
-let page: GraphiQLPage | undefined;
+let page: Promise<GraphiQLPage> | undefined;
 
 function policyFor(html: string): string {
   const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
@@ -32,10 +32,10 @@ function policyFor(html: string): string {
 }
 
 /** The page and its policy; the options of the first call (Yoga's GraphiQL settings) are kept. */
-export function graphiqlPage(options?: GraphiQLOptions): GraphiQLPage {
-  if (!page) {
+export function graphiqlPage(options?: GraphiQLOptions): Promise<GraphiQLPage> {
+  page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => {
     const html = renderGraphiQL(options ?? {});
-    page = { html, csp: policyFor(html) };
-  }
+    return { html, csp: policyFor(html) };
+  });
   return page;
 }

@@ -18,7 +18,7 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'eventdeck GraphQL', defaultQuery: '{\n  catalogMetadata {\n    modelCount\n  }\n}\n' },
     // GraphiQL with every script and style inlined: the page needs nothing but this server.
-    renderGraphiQL: (options) => graphiqlPage(options).html,
+    renderGraphiQL: async (options) => (await graphiqlPage(options)).html,
     landingPage: false,
     logging: {
       debug: (...args) => app.log.debug(args),
@@ -40,7 +40,7 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
         reply.header(key, value);
       });
       // The playground page may load nothing from anywhere else (see graphiql.ts).
-      if (response.headers.get('content-type')?.startsWith('text/html')) reply.header('content-security-policy', graphiqlPage().csp);
+      if (response.headers.get('content-type')?.startsWith('text/html')) reply.header('content-security-policy', (await graphiqlPage()).csp);
       reply.status(response.status);
       reply.send((await catalogResponses.keep(req, response)) ?? response.body);
       return reply;

@@ -106,6 +106,13 @@ export function isFatalStoreError(error: unknown): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
 const SYSTEM_COLUMNS_SQL = `${quoteIdentifier(TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(SYS_TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(ROW_ID_FIELD)} BIGINT NOT NULL`;
 
 /**
@@ -131,6 +138,7 @@ export class EventStore {
   private readonly openHooks: ((connection: DuckDBConnection) => Promise<void> | void)[] = [];
   private readonly reopenListeners: (() => Promise<unknown> | unknown)[] = [];
   private probing: Promise<void> | undefined;
+  private healthChanged = signal();
   private lastProbeAt = 0;
   readonly queries: QueryRunner;
 
@@ -209,9 +217,16 @@ export class EventStore {
     this.reopenListeners.push(listener);
   }
 
-  /** Waits while the store reopens; refuses when it could not. */
+  private setHealth(health: StoreHealth): void {
+    this.healthState = health;
+    const changed = this.healthChanged;
+    this.healthChanged = signal();
+    changed.resolve();
+  }
+
+  /** Waits while the store reopens; refuses when it could not (it keeps retrying meanwhile). */
   private async ready(): Promise<Generation> {
-    if (this.recovery) await this.recovery;
+    while (this.healthState.state === 'recovering') await this.healthChanged.promise;
     if (this.closing) throw new Error('the event store is closed');
     if (this.healthState.state === 'failed') {
       throw unavailable(`the event store is unavailable: ${this.healthState.reason ?? 'it could not be opened'}; retry later`);
@@ -235,7 +250,7 @@ export class EventStore {
       if (this.closing) throw error;
       if (isFatalStoreError(error)) {
         void this.recover(generation, error instanceof Error ? error.message.split('\n')[0]! : String(error));
-        throw unavailable('the event store hit a fatal error and is reopening; nothing unacknowledged was kept, retry shortly');
+        throw unavailable('the event store hit a fatal error and is reopening; this request was not acknowledged, retry shortly');
       }
       // Statements interrupted by a recovery fail on their own; say why.
       if (generation !== this.generation || this.recovery) throw unavailable('the event store is reopening; retry shortly');
@@ -252,7 +267,7 @@ export class EventStore {
   private recover(failed: Generation, reason: string): Promise<void> {
     if (failed !== this.generation || this.closing) return this.recovery ?? Promise.resolve();
     this.recovery ??= (async () => {
-      this.healthState = { state: 'recovering', reason };
+      this.setHealth({ state: 'recovering', reason });
       this.options.logger?.error({ reason }, 'the event store hit a fatal error; reopening it');
       const closed = Promise.all([failed.readers.close(), failed.writers.close()]);
       // Statements still running on the invalidated database are stopped, until all are back.
@@ -271,14 +286,14 @@ export class EventStore {
           this.generation = await EventStore.openGeneration(this.databasePath, this.options);
           await this.loadTables();
           for (const hook of this.openHooks) await this.generation.readers.use(async (connection) => hook(connection));
-          this.healthState = { state: 'ok' };
+          this.setHealth({ state: 'ok' });
           this.options.logger?.warn('the event store was reopened');
           for (const listener of this.reopenListeners) {
             await Promise.resolve(listener()).catch((error: unknown) => this.options.logger?.error({ err: error }, 'after reopening the event store'));
           }
           return;
         } catch (error) {
-          this.healthState = { state: 'failed', reason: `${reason}; reopening failed: ${(error as Error).message.split('\n')[0]}` };
+          this.setHealth({ state: 'failed', reason: `${reason}; reopening failed: ${(error as Error).message.split('\n')[0]}` });
           this.options.logger?.error({ err: error }, 'could not reopen the event store; retrying');
           await sleep(Math.min(30_000, 500 * 2 ** attempt));
         }
