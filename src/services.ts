@@ -10,6 +10,7 @@ import { DatasetService } from './events/datasets';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
+import { ShipperService } from './shippers/service';
 
 export interface Services extends EventServices {
   config: Config;
@@ -20,6 +21,7 @@ export interface Services extends EventServices {
   datasets: DatasetService;
   retention: RetentionSweeper;
   queries: QueryService;
+  shippers: ShipperService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -32,7 +34,8 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
   const retention = new RetentionSweeper(store.sqlite, events.datasetEvents, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries };
+  const shippers = new ShipperService(events.ingest, datasets);
+  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries, shippers };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

@@ -5,6 +5,7 @@ import type Database from 'better-sqlite3';
 import { forbidden, invalidInput, unauthenticated } from '../errors';
 import type { DatasetCapabilities, OrgCapabilities, Principal } from './principal';
 import { capabilitiesOfRole } from './roles';
+import { type AuthScheme, tokenFromAuthorization } from './schemes';
 import { hashTokenSecret } from './secrets';
 
 /** The request headers authentication looks at, already extracted by the adapter. */
@@ -12,6 +13,8 @@ export interface Credentials {
   authorization: string | undefined;
   /** `X-Axiom-Org-Id`, or `x-service-org-id` when the former is absent. */
   orgId: string | undefined;
+  /** Authorization schemes the route accepts (default: Bearer only). */
+  schemes?: readonly AuthScheme[];
 }
 
 /** Reads the credentials from any header source (Fastify's object or a Fetch `Headers`). */
@@ -46,7 +49,7 @@ export class Authenticator {
   }
 
   authenticate(credentials: Credentials, now = Date.now()): Principal {
-    const secret = bearerSecret(credentials.authorization);
+    const secret = tokenFromAuthorization(credentials.authorization, credentials.schemes);
     const token = this.tokenByHash.get(hashTokenSecret(secret));
     if (!token) throw unauthenticated('invalid API token');
     if (token.expires_at !== null && Date.parse(token.expires_at) <= now) throw unauthenticated('API token has expired');
@@ -91,11 +94,4 @@ function apiPrincipal(token: TokenRow, requestedOrg: string | undefined): Princi
     datasetCapabilities: JSON.parse(token.dataset_capabilities) as DatasetCapabilities,
     orgCapabilities: JSON.parse(token.org_capabilities) as OrgCapabilities,
   };
-}
-
-function bearerSecret(authorization: string | undefined): string {
-  if (!authorization) throw unauthenticated('missing Authorization header: send "Authorization: Bearer <token>"');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) throw unauthenticated('malformed Authorization header: expected "Bearer <token>"');
-  return match[1]!;
 }

@@ -5,7 +5,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal';
 import { invalidInput } from '../errors';
 import { type IngestOptions, parseCsvFieldsHeader, parseLabelsHeader } from '../events/ingest/ingest-service';
+import { mediaTypeOf } from '../events/ingest/content';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
+import { LOGPLEX_MEDIA_TYPE } from '../shippers/logplex';
 import { headerReader } from './axiom-api';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
@@ -82,10 +84,15 @@ export async function ingestRoutes(app: FastifyInstance, { services }: RouteOpti
     // its dataset; the bytes need not wait with it).
     request.body = undefined;
     const header = headerReader(request);
-    return services.ingest.ingest(dataset, { body, contentType: header('content-type'), contentEncoding: header('content-encoding') }, ingestOptionsOf(request));
+    const contentType = header('content-type');
+    const ingestBody = { body, contentType, contentEncoding: header('content-encoding') };
+    // Heroku log drains post octet-counted syslog frames to the same paths.
+    if (mediaTypeOf(contentType) === LOGPLEX_MEDIA_TYPE) return services.shippers.logplex(dataset, ingestBody, ingestOptionsOf(request));
+    return services.ingest.ingest(dataset, ingestBody, ingestOptionsOf(request));
   };
 
-  const routeOptions = { bodyLimit: MAX_BODY_BYTES };
+  // Heroku log drains and other shippers that only know URLs send the token as a Basic password.
+  const routeOptions = { bodyLimit: MAX_BODY_BYTES, config: { authSchemes: ['bearer', 'basic'] as const } };
 
   app.post<{ Params: { dataset: string }; Querystring: IngestQuery }>(
     '/datasets/:dataset/ingest',

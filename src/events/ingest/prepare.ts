@@ -255,7 +255,15 @@ export function eventTooLarge(size: number): string {
   return `event is ${size} bytes, more than the ${MAX_EVENT_BYTES} bytes an event may take`;
 }
 
+/** Big integers (nanosecond times, 64-bit counters from binary formats) count as their digits. */
+const bigintAsDigits = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+/** UTF-8 size of an event's JSON text. */
+export function measureEventSize(event: RawEvent): number {
+  return Buffer.byteLength(JSON.stringify(event, bigintAsDigits));
+}
+
 /** UTF-8 size of each event's JSON text; only worth computing when the body could hold a large event. */
 export function measureEventSizes(events: RawEvent[]): number[] {
-  return events.map((event) => Buffer.byteLength(JSON.stringify(event)));
+  return events.map(measureEventSize);
 }
