@@ -1,10 +1,21 @@
 // The shippers' entry points, shared by their REST doors: each format's parser turns a request
 // body into events for the ingest service, which applies the limits, the per-event failures and
 // the one-transaction write that every ingest path shares.
-import type { DatasetService } from '../events/datasets';
-import type { IngestBody, IngestOptions, IngestService, IngestStatus } from '../events/ingest/ingest-service';
+import { type Principal, soleIngestDataset } from '../auth/principal';
+import { DomainError } from '../errors';
+import type { DatasetRecord, DatasetService } from '../events/datasets';
+import type { BodyReader, IngestBody, IngestOptions, IngestOutcome, IngestService, IngestStatus } from '../events/ingest/ingest-service';
+import { mediaTypeOf } from '../events/ingest/content';
+import type { RawEvent } from '../events/ingest/parse-body';
 import type { DatasetRef } from '../events/schema/field-registry';
+import { HEC_CODES, hecError, parseHecEnvelopes, type RawMetadata, readHecRaw } from './hec';
 import { readLogplexBody } from './logplex';
+
+/** A reader over events already parsed (formats that must be read before the dataset is known). */
+const eventsReader = (events: RawEvent[]): BodyReader => (_body, visit) => {
+  for (const event of events) visit(event, undefined);
+  return events.length;
+};
 
 export class ShipperService {
   constructor(
@@ -16,5 +27,37 @@ export class ShipperService {
   async logplex(dataset: DatasetRef, request: IngestBody, options: IngestOptions = {}): Promise<IngestStatus> {
     const decoded = await this.ingest.decode(request);
     return (await this.ingest.ingestDecoded(dataset, decoded, readLogplexBody, options)).status;
+  }
+
+  /**
+   * Splunk HEC event envelopes. The dataset is `?index=`, else the first envelope's `index`,
+   * else the one dataset the token may ingest into; one that cannot be resolved is HEC code 7.
+   */
+  async hecEvents(principal: Principal, request: IngestBody, index: string | undefined): Promise<IngestOutcome> {
+    const decoded = await this.ingest.decode(request);
+    const { events, firstIndex } = parseHecEnvelopes(decoded);
+    const dataset = this.hecDataset(principal, index || firstIndex);
+    return this.ingest.ingestDecoded(dataset, decoded, eventsReader(events));
+  }
+
+  /** Splunk HEC raw text: one event per line in `_raw`, with the query's host, source and sourcetype. */
+  async hecRaw(principal: Principal, request: IngestBody, metadata: RawMetadata): Promise<IngestOutcome> {
+    const dataset = this.hecDataset(principal, metadata.index);
+    const decoded = await this.ingest.decode(request);
+    const json = mediaTypeOf(request.contentType) === 'application/json';
+    return this.ingest.ingestDecoded(dataset, decoded, (body, visit) => readHecRaw(body, metadata, json, visit));
+  }
+
+  private hecDataset(principal: Principal, name: string | undefined): DatasetRecord {
+    const chosen = name || soleIngestDataset(principal);
+    if (!chosen) throw hecError('invalid_input', HEC_CODES.incorrectIndex);
+    try {
+      return this.datasets.resolveFor(principal, chosen, 'ingest', 'create');
+    } catch (error) {
+      if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'invalid_input')) {
+        throw hecError('invalid_input', HEC_CODES.incorrectIndex);
+      }
+      throw error;
+    }
   }
 }
