@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { axiomApi } from './axiom-api';
 import { catalogRoutes } from './catalog';
+import { elasticRoutes } from './elastic';
 import { hecRoutes } from './hec';
 import { registerOpenApi } from './openapi';
 
@@ -16,4 +17,5 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   await app.register(axiomApi, { services });
   await app.register(catalogRoutes, { services });
   await app.register(hecRoutes, { services });
+  await app.register(elasticRoutes, { services, prefix: '/v1/ingest/:dataset/elastic' });
 }

@@ -8,6 +8,7 @@ import type { BodyReader, IngestBody, IngestOptions, IngestOutcome, IngestServic
 import { mediaTypeOf } from '../events/ingest/content';
 import type { RawEvent } from '../events/ingest/parse-body';
 import type { DatasetRef } from '../events/schema/field-registry';
+import { type BulkResponse, bulkResponse, parseBulk } from './elastic-bulk';
 import { HEC_CODES, hecError, parseHecEnvelopes, type RawMetadata, readHecRaw } from './hec';
 import { readLogplexBody } from './logplex';
 
@@ -27,6 +28,16 @@ export class ShipperService {
   async logplex(dataset: DatasetRef, request: IngestBody, options: IngestOptions = {}): Promise<IngestStatus> {
     const decoded = await this.ingest.decode(request);
     return (await this.ingest.ingestDecoded(dataset, decoded, readLogplexBody, options)).status;
+  }
+
+  /** Elasticsearch Bulk API; `pathIndex` is an index named in the path (`/{index}/_bulk`). */
+  async elasticBulk(principal: Principal, datasetName: string, request: IngestBody, pathIndex?: string): Promise<BulkResponse> {
+    const started = Date.now();
+    const dataset = this.datasets.resolveFor(principal, datasetName, 'ingest', 'create');
+    const decoded = await this.ingest.decode(request);
+    const parsed = parseBulk(decoded, pathIndex || dataset.name);
+    const outcome = await this.ingest.ingestDecoded(dataset, decoded, eventsReader(parsed.events));
+    return bulkResponse(parsed, outcome.failures, Date.now() - started);
   }
 
   /**

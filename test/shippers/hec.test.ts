@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { apl, basic, countOf, createDataset, createToken } from './helpers';
 
-// splunk-logging is CommonJS without types.
-const { Logger: SplunkLogger } = (await import('splunk-logging')) as unknown as { Logger: new (config: object) => any };
+import { Logger as SplunkLogger } from 'splunk-logging';
 
 let server: TestServer;
 let token: string;
