@@ -5,6 +5,7 @@ import { axiomApi } from './axiom-api';
 import { catalogRoutes } from './catalog';
 import { elasticRoutes } from './elastic';
 import { hecRoutes } from './hec';
+import { lokiRoutes } from './loki';
 import { registerOpenApi } from './openapi';
 
 export interface RouteOptions {
@@ -17,5 +18,6 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   await app.register(axiomApi, { services });
   await app.register(catalogRoutes, { services });
   await app.register(hecRoutes, { services });
+  await app.register(lokiRoutes, { services });
   await app.register(elasticRoutes, { services, prefix: '/v1/ingest/:dataset/elastic' });
 }

@@ -11,6 +11,9 @@ import type { DatasetRef } from '../events/schema/field-registry';
 import { type BulkResponse, bulkResponse, parseBulk } from './elastic-bulk';
 import { HEC_CODES, hecError, parseHecEnvelopes, type RawMetadata, readHecRaw } from './hec';
 import { readLogplexBody } from './logplex';
+import { readLokiJson, readLokiProtobuf, unsnappy } from './loki/push';
+import { MAX_BODY_BYTES } from '../events/ingest/limits';
+import { invalidInput, unsupportedMediaType } from '../errors';
 
 /** A reader over events already parsed (formats that must be read before the dataset is known). */
 const eventsReader = (events: RawEvent[]): BodyReader => (_body, visit) => {
@@ -28,6 +31,23 @@ export class ShipperService {
   async logplex(dataset: DatasetRef, request: IngestBody, options: IngestOptions = {}): Promise<IngestStatus> {
     const decoded = await this.ingest.decode(request);
     return (await this.ingest.ingestDecoded(dataset, decoded, readLogplexBody, options)).status;
+  }
+
+  /**
+   * Loki push: JSON, or protobuf compressed with snappy. The dataset is `X-Axiom-Dataset`, else the
+   * one dataset the token may ingest into.
+   */
+  async lokiPush(principal: Principal, datasetName: string | undefined, request: IngestBody): Promise<IngestOutcome> {
+    const name = datasetName || soleIngestDataset(principal);
+    if (!name) throw invalidInput('name the dataset in the X-Axiom-Dataset header');
+    const dataset = this.datasets.resolveFor(principal, name, 'ingest', 'create');
+    const mediaType = mediaTypeOf(request.contentType);
+    if (mediaType !== 'application/json' && mediaType !== 'application/x-protobuf') {
+      throw unsupportedMediaType(`unsupported content type "${mediaType}": send application/x-protobuf (snappy) or application/json`);
+    }
+    const decoded = await this.ingest.decode(request);
+    if (mediaType === 'application/json') return this.ingest.ingestDecoded(dataset, decoded, readLokiJson);
+    return this.ingest.ingestDecoded(dataset, unsnappy(decoded, MAX_BODY_BYTES), readLokiProtobuf);
   }
 
   /** Elasticsearch Bulk API; `pathIndex` is an index named in the path (`/{index}/_bulk`). */
