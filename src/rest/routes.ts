@@ -6,6 +6,7 @@ import { catalogRoutes } from './catalog';
 import { elasticRoutes } from './elastic';
 import { hecRoutes } from './hec';
 import { lokiRoutes } from './loki';
+import { otlpRoutes } from './otlp';
 import { registerOpenApi } from './openapi';
 
 export interface RouteOptions {
@@ -19,5 +20,6 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   await app.register(catalogRoutes, { services });
   await app.register(hecRoutes, { services });
   await app.register(lokiRoutes, { services });
+  await app.register(otlpRoutes, { services });
   await app.register(elasticRoutes, { services, prefix: '/v1/ingest/:dataset/elastic' });
 }

@@ -7,13 +7,31 @@ import type { DatasetRecord, DatasetService } from '../events/datasets';
 import type { BodyReader, IngestBody, IngestOptions, IngestOutcome, IngestService, IngestStatus } from '../events/ingest/ingest-service';
 import { mediaTypeOf } from '../events/ingest/content';
 import type { RawEvent } from '../events/ingest/parse-body';
+import { InvalidTimeError } from '../events/ingest/timestamp';
 import type { DatasetRef } from '../events/schema/field-registry';
 import { type BulkResponse, bulkResponse, parseBulk } from './elastic-bulk';
 import { HEC_CODES, hecError, parseHecEnvelopes, type RawMetadata, readHecRaw } from './hec';
 import { readLogplexBody } from './logplex';
 import { readLokiJson, readLokiProtobuf, unsnappy } from './loki/push';
+import { decodeExportRequest, type OtlpEncoding, type OtlpSignal, type PartialSuccess } from './otlp/codec';
+import { readLogRecords } from './otlp/logs';
+import type { OtlpLogsRequest, OtlpTracesRequest } from './otlp/model';
+import { readSpans } from './otlp/traces';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { invalidInput, unsupportedMediaType } from '../errors';
+
+/**
+ * Runs a reader over a decoded message whose shape the format leaves open (OTLP/JSON can put any
+ * JSON where a list or a value belongs): what trips it is a property of the body, so it is a 400.
+ */
+function refuseUnreadable<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof InvalidTimeError) throw error;
+    throw invalidInput(`request body is not ${what} this server can read: ${(error as Error).message}`);
+  }
+}
 
 /** A reader over events already parsed (formats that must be read before the dataset is known). */
 const eventsReader = (events: RawEvent[]): BodyReader => (_body, visit) => {
@@ -31,6 +49,35 @@ export class ShipperService {
   async logplex(dataset: DatasetRef, request: IngestBody, options: IngestOptions = {}): Promise<IngestStatus> {
     const decoded = await this.ingest.decode(request);
     return (await this.ingest.ingestDecoded(dataset, decoded, readLogplexBody, options)).status;
+  }
+
+  /**
+   * OTLP/HTTP export of traces or logs into the dataset named by `X-Axiom-Dataset` (else the one
+   * dataset the token may ingest into). Items that cannot be stored are reported as OTLP's
+   * partial success; an unreadable body is refused whole.
+   */
+  async otlpExport(
+    signal: OtlpSignal,
+    principal: Principal,
+    datasetName: string | undefined,
+    request: IngestBody,
+    encoding: OtlpEncoding,
+  ): Promise<PartialSuccess | undefined> {
+    const name = datasetName || soleIngestDataset(principal);
+    if (!name) throw invalidInput('name the dataset in the X-Axiom-Dataset header');
+    const dataset = this.datasets.resolveFor(principal, name, 'ingest', 'create');
+    const decoded = await this.ingest.decode(request);
+    const read: BodyReader = (body, visit) =>
+      refuseUnreadable(`an OTLP ${signal} export`, () =>
+        signal === 'traces'
+          ? readSpans(decodeExportRequest<OtlpTracesRequest>('traces', body, encoding), visit)
+          : readLogRecords(decodeExportRequest<OtlpLogsRequest>('logs', body, encoding), visit),
+      );
+    const outcome = await this.ingest.ingestDecoded(dataset, decoded, read);
+    const first = outcome.failures[0];
+    if (!first) return undefined;
+    const items = signal === 'traces' ? 'spans' : 'log records';
+    return { rejected: outcome.failures.length, errorMessage: `${outcome.failures.length} ${items} were not stored; the first (item ${first.index}): ${first.error}` };
   }
 
   /**

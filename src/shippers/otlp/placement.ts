@@ -1,0 +1,38 @@
+// Where the parts of an OTLP item land in an event, the same for spans and log records (and,
+// later, metric points): `service.name` and `telemetry.sdk.*` at the top, other resource
+// attributes under `resource.`, the instrumentation scope under `scope.`, attributes named by the
+// semantic conventions under `attributes.`, all others in the `attributes.custom` map.
+import type { RawEvent } from '../../events/ingest/parse-body';
+import type { OtlpKeyValue, OtlpResource, OtlpScope } from './model';
+import { CUSTOM_ATTRIBUTES_FIELD, isSemanticConventionAttribute } from './semconv';
+import { forEachAttribute } from './values';
+
+const TOP_LEVEL_RESOURCE = /^(service\.name|telemetry\.sdk\.[a-z_]+)$/;
+
+/** The fields a resource and a scope give every item under them, computed once per group. */
+export function sharedFields(resource: OtlpResource | null | undefined, scope: OtlpScope | null | undefined): [string, unknown][] {
+  const top: [string, unknown][] = [];
+  const nested: [string, unknown][] = [];
+  forEachAttribute(resource?.attributes, (key, value) => {
+    if (TOP_LEVEL_RESOURCE.test(key)) top.push([key, value]);
+    else nested.push([`resource.${key}`, value]);
+  });
+  if (scope?.name) top.push(['scope.name', scope.name]);
+  if (scope?.version) top.push(['scope.version', scope.version]);
+  forEachAttribute(scope?.attributes, (key, value) => nested.push([`scope.attributes.${key}`, value]));
+  return [...top, ...nested];
+}
+
+export function addFields(event: RawEvent, fields: [string, unknown][]): void {
+  for (const [name, value] of fields) event[name] = value;
+}
+
+/** Adds an item's attributes: convention names as `attributes.<name>`, the rest in the map. */
+export function addAttributes(event: RawEvent, attributes: OtlpKeyValue[] | null | undefined): void {
+  let custom: RawEvent | undefined;
+  forEachAttribute(attributes, (key, value) => {
+    if (isSemanticConventionAttribute(key)) event[`attributes.${key}`] = value;
+    else (custom ??= {})[key] = value;
+  });
+  if (custom) event[CUSTOM_ATTRIBUTES_FIELD] = custom;
+}
