@@ -24,6 +24,8 @@ interface BulkItemPlan {
 export interface ParsedBulk {
   items: BulkItemPlan[];
   events: RawEvent[];
+  /** The size of each event's document line, its size as the event limit counts it. */
+  sizes: number[];
 }
 
 export interface BulkItemError {
@@ -40,8 +42,19 @@ export interface BulkResponse {
 const ACTIONS = new Set<BulkActionName>(['index', 'create', 'update', 'delete']);
 const NEWLINE = 0x0a;
 
-/** An id like the ones Elasticsearch generates (20 URL-safe base64 characters). */
-const newId = () => randomBytes(15).toString('base64url');
+/**
+ * Ids like the ones Elasticsearch generates (20 URL-safe base64 characters): nine random bytes
+ * per request and a six-byte counter, so a bulk of thousands of documents draws randomness once.
+ */
+function idGenerator(): () => string {
+  const bytes = Buffer.alloc(15);
+  randomBytes(9).copy(bytes);
+  let counter = 0;
+  return () => {
+    bytes.writeUIntBE(counter++, 9, 6);
+    return bytes.toString('base64url');
+  };
+}
 
 function parseLine(line: string, number: number, what: string): unknown {
   try {
@@ -55,10 +68,15 @@ function parseLine(line: string, number: number, what: string): unknown {
 export function parseBulk(body: Buffer, defaultIndex: string): ParsedBulk {
   const items: BulkItemPlan[] = [];
   const events: RawEvent[] = [];
-  const counter = countingVisitor((event) => events.push(event));
+  const sizes: number[] = [];
+  const counter = countingVisitor((event, size) => {
+    events.push(event);
+    sizes.push(size ?? 0);
+  });
   let start = 0;
   let number = 0;
   let pending: BulkItemPlan | undefined;
+  const newId = idGenerator();
   while (start < body.length) {
     let end = body.indexOf(NEWLINE, start);
     if (end === -1) end = body.length;
@@ -73,7 +91,7 @@ export function parseBulk(body: Buffer, defaultIndex: string): ParsedBulk {
       if (!isPlainObject(document)) throw invalidInput(`the document on line ${number} is not a JSON object`);
       if (pending.refused === undefined) {
         pending.event = events.length;
-        counter.visit(eventOfDocument(document));
+        counter.visit(eventOfDocument(document), end - lineStart);
       }
       pending = undefined;
       continue;
@@ -97,7 +115,7 @@ export function parseBulk(body: Buffer, defaultIndex: string): ParsedBulk {
     if (name !== 'delete') pending = item;
   }
   if (pending) throw invalidInput(`the ${pending.action} action on the last line has no document: the bulk request must end with the document and a newline`);
-  return { items, events };
+  return { items, events, sizes };
 }
 
 /** A document as an event: `@timestamp` is the event's time (unless it has a `_time`). */

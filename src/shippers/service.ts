@@ -13,9 +13,8 @@ import { type BulkResponse, bulkResponse, parseBulk } from './elastic-bulk';
 import { HEC_CODES, hecError, parseHecEnvelopes, type RawMetadata, readHecRaw } from './hec';
 import { readLogplexBody } from './logplex';
 import { readLokiJson, readLokiProtobuf, unsnappy } from './loki/push';
-import { decodeExportRequest, type OtlpEncoding, type OtlpSignal, type PartialSuccess } from './otlp/codec';
+import type { OtlpEncoding, OtlpSignal, PartialSuccess } from './otlp/codec';
 import { readLogRecords } from './otlp/logs';
-import type { OtlpLogsRequest, OtlpTracesRequest } from './otlp/model';
 import { readSpans } from './otlp/traces';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { invalidInput, unsupportedMediaType } from '../errors';
@@ -34,10 +33,12 @@ function refuseUnreadable<T>(what: string, read: () => T): T {
 }
 
 /** A reader over events already parsed (formats that must be read before the dataset is known). */
-const eventsReader = (events: RawEvent[]): BodyReader => (_body, visit) => {
-  for (const event of events) visit(event, undefined);
-  return events.length;
-};
+const eventsReader =
+  (events: RawEvent[], sizes?: number[]): BodyReader =>
+  (_body, visit) => {
+    for (let i = 0; i < events.length; i++) visit(events[i]!, sizes?.[i]);
+    return events.length;
+  };
 
 export class ShipperService {
   constructor(
@@ -70,8 +71,8 @@ export class ShipperService {
     const read: BodyReader = (body, visit) =>
       refuseUnreadable(`an OTLP ${signal} export`, () =>
         signal === 'traces'
-          ? readSpans(decodeExportRequest<OtlpTracesRequest>('traces', body, encoding), visit)
-          : readLogRecords(decodeExportRequest<OtlpLogsRequest>('logs', body, encoding), visit),
+          ? readSpans(body, encoding, visit)
+          : readLogRecords(body, encoding, visit),
       );
     const outcome = await this.ingest.ingestDecoded(dataset, decoded, read);
     const first = outcome.failures[0];
@@ -103,7 +104,7 @@ export class ShipperService {
     const dataset = this.datasets.resolveFor(principal, datasetName, 'ingest', 'create');
     const decoded = await this.ingest.decode(request);
     const parsed = parseBulk(decoded, pathIndex || dataset.name);
-    const outcome = await this.ingest.ingestDecoded(dataset, decoded, eventsReader(parsed.events));
+    const outcome = await this.ingest.ingestDecoded(dataset, decoded, eventsReader(parsed.events, parsed.sizes));
     return bulkResponse(parsed, outcome.failures, Date.now() - started);
   }
 

@@ -260,7 +260,14 @@ const bigintAsDigits = (_key: string, value: unknown) => (typeof value === 'bigi
 
 /** UTF-8 size of an event's JSON text. */
 export function measureEventSize(event: RawEvent): number {
-  return Buffer.byteLength(JSON.stringify(event, bigintAsDigits));
+  let text: string;
+  try {
+    // Without a replacer JSON.stringify stays in native code; only bigints need the slow path.
+    text = JSON.stringify(event);
+  } catch {
+    text = JSON.stringify(event, bigintAsDigits);
+  }
+  return Buffer.byteLength(text);
 }
 
 /** UTF-8 size of each event's JSON text; only worth computing when the body could hold a large event. */

@@ -8,6 +8,7 @@ import { invalidInput, payloadTooLarge } from '../../errors';
 import { isPlainObject, type EventVisitor, type RawEvent } from '../../events/ingest/parse-body';
 import { parseTimeValue } from '../../events/ingest/timestamp';
 import { countingVisitor } from '../event-count';
+import { eventTime } from '../event-time';
 import { decodeMessage, type LongLike, loadProtoRoot, longToBigInt } from '../protobuf';
 import { parseLabelSet } from './labels';
 
@@ -21,7 +22,8 @@ interface PushMessage {
 const NS_PER_SECOND = 1_000_000_000n;
 
 function entryEvent(labels: Record<string, unknown>, line: string, time: bigint, metadata?: Record<string, unknown>): RawEvent {
-  return metadata ? { ...labels, ...metadata, message: line, _time: time } : { ...labels, message: line, _time: time };
+  const _time = eventTime(time);
+  return metadata ? { ...labels, ...metadata, message: line, _time } : { ...labels, message: line, _time };
 }
 
 /** Undoes the snappy block compression of a protobuf push, refusing output past `limit` (413). */

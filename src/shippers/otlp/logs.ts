@@ -3,24 +3,21 @@
 // resource, scope and attributes placed as placement.ts says.
 import type { EventVisitor, RawEvent } from '../../events/ingest/parse-body';
 import { countingVisitor } from '../event-count';
-import type { OtlpLogRecord, OtlpLogsRequest } from './model';
+import { eventTime } from '../event-time';
+import { forEachExportItem, type OtlpEncoding } from './codec';
+import type { OtlpLogRecord } from './model';
 import { addAttributes, addFields, sharedFields } from './placement';
-import { anyValue, idHex, int64, listOf } from './values';
+import { anyValue, idHex, int64 } from './values';
 
 const SEVERITY_NAMES = [
   'SEVERITY_NUMBER_UNSPECIFIED',
   ...['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'].flatMap((level) => [1, 2, 3, 4].map((n) => `SEVERITY_NUMBER_${level}${n === 1 ? '' : n}`)),
 ];
 
-/** Reads every log record of an export request, one event each; returns the count. */
-export function readLogRecords(request: OtlpLogsRequest, visit: EventVisitor): number {
+/** Reads every log record of an export request body, one event each; returns the count. */
+export function readLogRecords(body: Buffer, encoding: OtlpEncoding, visit: EventVisitor): number {
   const counter = countingVisitor(visit);
-  for (const resourceLogs of listOf(request.resourceLogs, 'resourceLogs')) {
-    for (const scopeLogs of listOf(resourceLogs.scopeLogs, 'scopeLogs')) {
-      const shared = sharedFields(resourceLogs.resource, scopeLogs.scope);
-      for (const record of listOf(scopeLogs.logRecords, 'logRecords')) counter.visit(logEvent(record, shared));
-    }
-  }
+  forEachExportItem<OtlpLogRecord, [string, unknown][]>('logs', body, encoding, sharedFields, (record, shared) => counter.visit(logEvent(record, shared)));
   return counter.count();
 }
 
@@ -35,8 +32,8 @@ function logEvent(record: OtlpLogRecord, shared: [string, unknown][]): RawEvent 
   const time = int64(record.timeUnixNano ?? 0, 'timeUnixNano');
   const observed = int64(record.observedTimeUnixNano ?? 0, 'observedTimeUnixNano');
   const event: RawEvent = {};
-  if (time !== 0n) event._time = time;
-  else if (observed !== 0n) event._time = observed;
+  if (time !== 0n) event._time = eventTime(time);
+  else if (observed !== 0n) event._time = eventTime(observed);
   const body = anyValue(record.body);
   if (body !== undefined) event.body = body;
   if (record.severityText) event.severity_text = record.severityText;

@@ -27,11 +27,26 @@ export function addFields(event: RawEvent, fields: [string, unknown][]): void {
   for (const [name, value] of fields) event[name] = value;
 }
 
+// The field each attribute name goes to (`attributes.<name>`), or null for the custom map; names
+// repeat from item to item, so each is decided once (bounded).
+const fieldOfAttribute = new Map<string, string | null>();
+const MAX_REMEMBERED = 10_000;
+
+function attributeField(key: string): string | null {
+  let field = fieldOfAttribute.get(key);
+  if (field === undefined) {
+    field = isSemanticConventionAttribute(key) ? `attributes.${key}` : null;
+    if (fieldOfAttribute.size < MAX_REMEMBERED) fieldOfAttribute.set(key, field);
+  }
+  return field;
+}
+
 /** Adds an item's attributes: convention names as `attributes.<name>`, the rest in the map. */
 export function addAttributes(event: RawEvent, attributes: OtlpKeyValue[] | null | undefined): void {
   let custom: RawEvent | undefined;
   forEachAttribute(attributes, (key, value) => {
-    if (isSemanticConventionAttribute(key)) event[`attributes.${key}`] = value;
+    const field = attributeField(key);
+    if (field !== null) event[field] = value;
     else (custom ??= {})[key] = value;
   });
   if (custom) event[CUSTOM_ATTRIBUTES_FIELD] = custom;

@@ -15,18 +15,9 @@ for (const [exportName, value] of Object.entries(conventions)) {
   }
 }
 
-// Answers for names met before (attribute names repeat from span to span); bounded.
-const templated = new Map<string, boolean>();
-const MAX_REMEMBERED = 10_000;
-
 export function isSemanticConventionAttribute(name: string): boolean {
   if (NAMES.has(name)) return true;
-  let known = templated.get(name);
-  if (known === undefined) {
-    known = PREFIXES.some((prefix) => name.length > prefix.length && name.startsWith(prefix));
-    if (templated.size < MAX_REMEMBERED) templated.set(name, known);
-  }
-  return known;
+  return PREFIXES.some((prefix) => name.length > prefix.length && name.startsWith(prefix));
 }
 
 /** The map field that holds attributes outside the conventions. */

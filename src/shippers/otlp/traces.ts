@@ -5,7 +5,9 @@
 import type { EventVisitor, RawEvent } from '../../events/ingest/parse-body';
 import { formatDateTime } from '../../apl/time';
 import { countingVisitor } from '../event-count';
-import type { OtlpSpan, OtlpTracesRequest } from './model';
+import { eventTime } from '../event-time';
+import { forEachExportItem, type OtlpEncoding } from './codec';
+import type { OtlpSpan } from './model';
 import { addAttributes, addFields, sharedFields } from './placement';
 import { enumNumber, idHex, int64, keyValues, listOf } from './values';
 
@@ -13,15 +15,10 @@ const KIND_NAMES = ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SE
 const KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
 const STATUS_NAMES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'] as const;
 
-/** Reads every span of an export request, one event each; returns the count. */
-export function readSpans(request: OtlpTracesRequest, visit: EventVisitor): number {
+/** Reads every span of an export request body, one event each; returns the count. */
+export function readSpans(body: Buffer, encoding: OtlpEncoding, visit: EventVisitor): number {
   const counter = countingVisitor(visit);
-  for (const resourceSpans of listOf(request.resourceSpans, 'resourceSpans')) {
-    for (const scopeSpans of listOf(resourceSpans.scopeSpans, 'scopeSpans')) {
-      const shared = sharedFields(resourceSpans.resource, scopeSpans.scope);
-      for (const span of listOf(scopeSpans.spans, 'spans')) counter.visit(spanEvent(span, shared));
-    }
-  }
+  forEachExportItem<OtlpSpan, [string, unknown][]>('traces', body, encoding, sharedFields, (span, shared) => counter.visit(spanEvent(span, shared)));
   return counter.count();
 }
 
@@ -35,7 +32,7 @@ function spanEvent(span: OtlpSpan, shared: [string, unknown][]): RawEvent {
   const end = int64(span.endTimeUnixNano ?? 0, 'endTimeUnixNano');
   const statusCode = enumNumber(span.status?.code, STATUS_NAMES, 'status.code');
   const event: RawEvent = {};
-  if (start !== 0n) event._time = start;
+  if (start !== 0n) event._time = eventTime(start);
   event.trace_id = idHex(span.traceId, 'traceId');
   event.span_id = idHex(span.spanId, 'spanId');
   event.parent_span_id = idHex(span.parentSpanId, 'parentSpanId');

@@ -50,14 +50,15 @@ function bytesOf(value: Uint8Array | ArrayLike<number>): Buffer {
 const ANY_VALUE_KINDS = ['stringValue', 'boolValue', 'intValue', 'doubleValue', 'arrayValue', 'kvlistValue', 'bytesValue'] as const;
 type AnyValueKind = (typeof ANY_VALUE_KINDS)[number];
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
- * Which member of an AnyValue is set. protobufjs names it in the oneof's `value` property (the
- * other members read as their defaults); a JSON object simply has the one key.
+ * Which member of an AnyValue is set: its own property, in protobufjs messages (whose unset
+ * members read as defaults from the prototype) as in JSON objects.
  */
 function kindOf(value: OtlpAnyValue): AnyValueKind | undefined {
-  const named = (value as { value?: unknown }).value;
-  if (typeof named === 'string') return (ANY_VALUE_KINDS as readonly string[]).includes(named) ? (named as AnyValueKind) : undefined;
-  return ANY_VALUE_KINDS.find((kind) => present(value[kind]));
+  for (const kind of ANY_VALUE_KINDS) if (hasOwn.call(value, kind) && present(value[kind])) return kind;
+  return undefined;
 }
 
 /** An OTLP AnyValue as an event value (undefined when it holds none). */
