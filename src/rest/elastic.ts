@@ -80,12 +80,17 @@ export async function elasticRoutes(app: FastifyInstance, { services }: RouteOpt
   await app.register(async (bulkScope) => {
     takeIngestTurns(bulkScope, services);
     acceptRawBodies(bulkScope);
-    const bulk = (request: FastifyRequest<{ Params: DatasetParams & { index?: string } }>) => {
+    const bulk = async (request: FastifyRequest<{ Params: DatasetParams & { index?: string }; Querystring: { filter_path?: string } }>, reply: FastifyReply) => {
       const header = headerReader(request);
       const body = { body: takeBody(request), contentType: header('content-type'), contentEncoding: header('content-encoding') };
-      return services.shippers.elasticBulk(request.principal, request.params.dataset, body, request.params.index);
+      const answer = await services.shippers.elasticBulk(request.principal, request.params.dataset, body, request.params.index, request.query.filter_path);
+      return reply.type('application/json; charset=utf-8').send(answer);
     };
-    const options = { bodyLimit: MAX_BODY_BYTES, schema: { tags, summary: 'Elasticsearch Bulk API (index and create actions)', params } };
+    const querystring = {
+      type: 'object',
+      properties: { filter_path: { type: 'string', description: 'Parts of the answer to keep (e.g. errors,items.*.error,items.*.status)' } },
+    } as const;
+    const options = { bodyLimit: MAX_BODY_BYTES, schema: { tags, summary: 'Elasticsearch Bulk API (index and create actions)', params, querystring } };
     const indexOptions = { ...options, schema: { ...options.schema, params: indexParams } };
     bulkScope.post('/_bulk', options, bulk);
     bulkScope.put('/_bulk', options, bulk);

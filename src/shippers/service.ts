@@ -9,7 +9,7 @@ import { mediaTypeOf } from '../events/ingest/content';
 import type { RawEvent } from '../events/ingest/parse-body';
 import { InvalidTimeError } from '../events/ingest/timestamp';
 import type { DatasetRef } from '../events/schema/field-registry';
-import { type BulkResponse, bulkResponse, parseBulk } from './elastic-bulk';
+import { bulkResponseJson, parseBulk, parseFilterPath } from './elastic-bulk';
 import { HEC_CODES, hecError, parseHecEnvelopes, type RawMetadata, readHecRaw } from './hec';
 import { readLogplexBody } from './logplex';
 import { readLokiJson, readLokiProtobuf, unsnappy } from './loki/push';
@@ -98,14 +98,18 @@ export class ShipperService {
     return this.ingest.ingestDecoded(dataset, unsnappy(decoded, MAX_BODY_BYTES), readLokiProtobuf);
   }
 
-  /** Elasticsearch Bulk API; `pathIndex` is an index named in the path (`/{index}/_bulk`). */
-  async elasticBulk(principal: Principal, datasetName: string, request: IngestBody, pathIndex?: string): Promise<BulkResponse> {
+  /**
+   * Elasticsearch Bulk API; `pathIndex` is an index named in the path (`/{index}/_bulk`). Answers
+   * with the Bulk API's JSON text, trimmed by `filter_path`.
+   */
+  async elasticBulk(principal: Principal, datasetName: string, request: IngestBody, pathIndex?: string, filterPath?: string): Promise<string> {
     const started = Date.now();
     const dataset = this.datasets.resolveFor(principal, datasetName, 'ingest', 'create');
     const decoded = await this.ingest.decode(request);
+    const filter = parseFilterPath(filterPath);
     const parsed = parseBulk(decoded, pathIndex || dataset.name);
     const outcome = await this.ingest.ingestDecoded(dataset, decoded, eventsReader(parsed.events, parsed.sizes));
-    return bulkResponse(parsed, outcome.failures, Date.now() - started);
+    return bulkResponseJson(parsed, outcome.failures, Date.now() - started, filter);
   }
 
   /**

@@ -124,6 +124,32 @@ describe('what Beats ask and send', () => {
     expect(await template.json()).toEqual({ acknowledged: true });
   });
 
+  it('trims the answer by filter_path as Beats and Logstash ask', async () => {
+    const body = '{"create":{}}\n{"n":1}\n{"create":{}}\n{"@timestamp":"never","n":2}\n';
+    const response = await server.request('/v1/ingest/es-raw/elastic/_bulk?filter_path=errors,items.*.error,items.*.status', {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/x-ndjson' },
+      body,
+      auth: false,
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      errors: true,
+      items: [{ create: { status: 201 } }, { create: { status: 400, error: { type: 'document_parsing_exception', reason: expect.stringMatching(/invalid _time/) } } }],
+    });
+    const onlyErrors = await server.request('/v1/ingest/es-raw/elastic/_bulk?filter_path=took,items.*.error', {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/x-ndjson' },
+      body,
+      auth: false,
+    });
+    const answer = (await onlyErrors.json()) as any;
+    expect(Object.keys(answer)).toEqual(['took', 'items']);
+    expect(answer.items).toEqual([{ create: { error: expect.objectContaining({ type: 'document_parsing_exception' }) } }]);
+    // Two of the four documents were stored (the next test tells its own event by its message).
+    expect(await countOf(server, 'es-raw')).toBe(2);
+  });
+
   it('takes gzip-compressed NDJSON with a trailing newline', async () => {
     const ndjson =
       ['{"create":{"_index":"filebeat-8.17.0"}}', '{"@timestamp":"2024-08-09T10:11:12.131Z","message":"beat line","log":{"file":{"path":"/var/log/app.log"}}}'].join('\n') + '\n';
@@ -135,7 +161,7 @@ describe('what Beats ask and send', () => {
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as any).items[0].create.status).toBe(201);
-    const { rows } = await apl(server, `['es-raw'] | project _time, message, ['log.file.path']`);
+    const { rows } = await apl(server, `['es-raw'] | where isnotnull(message) | project _time, message, ['log.file.path']`);
     expect(rows).toEqual([{ _time: '2024-08-09T10:11:12.131Z', message: 'beat line', 'log.file.path': '/var/log/app.log' }]);
   });
 });
