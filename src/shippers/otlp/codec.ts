@@ -98,6 +98,8 @@ export function forEachExportItem<Item, Group>(
     }
     return;
   }
+  // One reader over the body; each item is decoded from where it lies.
+  const reader = protobuf.Reader.create(body);
   try {
     for (const resourceGroup of fieldsOf(body, 0, body.length, 1)) {
       const resource = firstMessage(body, resourceGroup, Resource) as OtlpResource | undefined;
@@ -105,7 +107,8 @@ export function forEachExportItem<Item, Group>(
         const scope = firstMessage(body, scopeGroup, Scope) as OtlpScope | undefined;
         const shared = group(resource, scope);
         for (const itemBytes of fieldsOf(body, scopeGroup.start, scopeGroup.end, 2)) {
-          item(messages.item.decode(body.subarray(itemBytes.start, itemBytes.end)) as unknown as Item, shared);
+          reader.pos = itemBytes.start;
+          item(messages.item.decode(reader, itemBytes.end - itemBytes.start) as unknown as Item, shared);
         }
       }
     }

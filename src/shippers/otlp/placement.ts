@@ -5,7 +5,8 @@
 import type { RawEvent } from '../../events/ingest/parse-body';
 import type { OtlpKeyValue, OtlpResource, OtlpScope } from './model';
 import { CUSTOM_ATTRIBUTES_FIELD, isSemanticConventionAttribute } from './semconv';
-import { forEachAttribute } from './values';
+import { invalidInput } from '../../errors';
+import { anyValue, forEachAttribute } from './values';
 
 const TOP_LEVEL_RESOURCE = /^(service\.name|telemetry\.sdk\.[a-z_]+)$/;
 
@@ -43,11 +44,16 @@ function attributeField(key: string): string | null {
 
 /** Adds an item's attributes: convention names as `attributes.<name>`, the rest in the map. */
 export function addAttributes(event: RawEvent, attributes: OtlpKeyValue[] | null | undefined): void {
+  if (!attributes) return;
+  if (!Array.isArray(attributes)) throw invalidInput('attributes must be a list of {key, value}');
   let custom: RawEvent | undefined;
-  forEachAttribute(attributes, (key, value) => {
-    const field = attributeField(key);
+  for (const pair of attributes) {
+    if (typeof pair?.key !== 'string') throw invalidInput('every attribute needs a string key');
+    const value = anyValue(pair.value);
+    if (value === undefined) continue;
+    const field = attributeField(pair.key);
     if (field !== null) event[field] = value;
-    else (custom ??= {})[key] = value;
-  });
+    else (custom ??= {})[pair.key] = value;
+  }
   if (custom) event[CUSTOM_ATTRIBUTES_FIELD] = custom;
 }
