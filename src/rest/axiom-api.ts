@@ -11,6 +11,7 @@ import { datasetRoutesV1 } from './datasets-v1';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
+import { mapFieldRoutes } from './map-fields';
 import { queryRoutes } from './query';
 import type { RouteOptions } from './routes';
 import { tokenRoutes } from './tokens';
@@ -44,7 +45,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   app.addHook('onRequest', async (request) => {
     request.errorStyle = 'axiom';
     const schemes = request.routeOptions.config.authSchemes;
-    request.principal = services.auth.authenticate({ ...credentialsFrom(headerReader(request)), ...(schemes ? { schemes } : {}) });
+    request.principal = await services.auth.authenticate({ ...credentialsFrom(headerReader(request)), ...(schemes ? { schemes } : {}) });
   });
 
   // v1 paths are served both at /v1 and at /api/v1, as Axiom's clients use both.
@@ -55,6 +56,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
     await app.register(userRoutes, { ...options, prefix, version: 1 });
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });
+  await app.register(mapFieldRoutes, { ...options, prefix: '/v2' });
   await app.register(tokenRoutes, { ...options, prefix: '/v2' });
   await app.register(userRoutes, { ...options, prefix: '/v2', version: 2 });
 }

@@ -58,7 +58,7 @@ export async function elasticRoutes(app: FastifyInstance, { services }: RouteOpt
     reply.header('x-elastic-product', 'Elasticsearch');
     const header = headerReader(request);
     const token = tokenFromAuthorization(header('authorization'), ['bearer', 'basic', 'apikey']);
-    request.principal = services.auth.authenticateToken(token, header('x-axiom-org-id'));
+    request.principal = await services.auth.authenticateToken(token, header('x-axiom-org-id'));
   });
 
   // Each GET also answers HEAD (Fastify adds those routes).

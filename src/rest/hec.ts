@@ -78,7 +78,7 @@ export async function hecRoutes(app: FastifyInstance, { services }: RouteOptions
         throw new DomainError('unauthenticated', HEC_CODES.invalidAuthorization.text, { hecCode: HEC_CODES.invalidAuthorization.code });
       }
       try {
-        request.principal = services.auth.authenticateToken(token, headerReader(request)('x-axiom-org-id'));
+        request.principal = await services.auth.authenticateToken(token, headerReader(request)('x-axiom-org-id'));
       } catch (error) {
         if (error instanceof DomainError) throw new DomainError('forbidden', HEC_CODES.invalidToken.text, { hecCode: HEC_CODES.invalidToken.code });
         throw error;

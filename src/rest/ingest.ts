@@ -56,7 +56,7 @@ export async function ingestRoutes(app: FastifyInstance, { services }: RouteOpti
   acceptRawBodies(app);
 
   const ingest = async (request: FastifyRequest<{ Querystring: IngestQuery }>, datasetName: string) => {
-    const dataset = services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
+    const dataset = await services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
     // Only the service keeps the body, and only while reading it (a batch can wait a while for
     // its dataset; the bytes need not wait with it).
     const body = takeBody(request);

@@ -24,7 +24,7 @@ export async function lokiRoutes(app: FastifyInstance, { services }: RouteOption
   app.addHook('onRequest', async (request) => {
     const header = headerReader(request);
     const token = tokenFromAuthorization(header('authorization'), ['bearer', 'basic']);
-    request.principal = services.auth.authenticateToken(token, header('x-axiom-org-id'));
+    request.principal = await services.auth.authenticateToken(token, header('x-axiom-org-id'));
   });
   takeIngestTurns(app, services);
   acceptRawBodies(app);

@@ -37,7 +37,7 @@ export async function otlpRoutes(app: FastifyInstance, { services }: RouteOption
   app.setErrorHandler((error: FastifyError, request, reply) => sendStatus(request, reply, error));
   app.addHook('onRequest', async (request) => {
     const header = headerReader(request);
-    request.principal = services.auth.authenticate({ authorization: header('authorization'), orgId: header('x-axiom-org-id') });
+    request.principal = await services.auth.authenticate({ authorization: header('authorization'), orgId: header('x-axiom-org-id') });
   });
   takeIngestTurns(app, services);
   acceptRawBodies(app);

@@ -3,7 +3,8 @@
 // the one-transaction write that every ingest path shares.
 import { type Principal, soleIngestDataset } from '../auth/principal';
 import { DomainError } from '../errors';
-import type { DatasetRecord, DatasetService } from '../events/datasets';
+import type { DatasetService } from '../events/datasets';
+import type { MapFieldService } from '../events/map-fields';
 import type { BodyReader, IngestBody, IngestOptions, IngestOutcome, IngestService, IngestStatus } from '../events/ingest/ingest-service';
 import { mediaTypeOf } from '../events/ingest/content';
 import type { RawEvent } from '../events/ingest/parse-body';
@@ -44,6 +45,7 @@ export class ShipperService {
   constructor(
     readonly ingest: IngestService,
     readonly datasets: DatasetService,
+    readonly mapFields: MapFieldService,
   ) {}
 
   /** Heroku log drains: octet-counted RFC 5424 frames (`application/logplex-1`). */
@@ -66,7 +68,7 @@ export class ShipperService {
   ): Promise<PartialSuccess | undefined> {
     const name = datasetName || soleIngestDataset(principal);
     if (!name) throw invalidInput('name the dataset in the X-Axiom-Dataset header');
-    const dataset = this.datasets.resolveFor(principal, name, 'ingest', 'create');
+    const dataset = await this.datasets.resolveFor(principal, name, 'ingest', 'create');
     const decoded = await this.ingest.decode(request);
     const read: BodyReader = (body, visit) =>
       refuseUnreadable(`an OTLP ${signal} export`, () =>
@@ -88,7 +90,7 @@ export class ShipperService {
   async lokiPush(principal: Principal, datasetName: string | undefined, request: IngestBody): Promise<IngestOutcome> {
     const name = datasetName || soleIngestDataset(principal);
     if (!name) throw invalidInput('name the dataset in the X-Axiom-Dataset header');
-    const dataset = this.datasets.resolveFor(principal, name, 'ingest', 'create');
+    const dataset = await this.datasets.resolveFor(principal, name, 'ingest', 'create');
     const mediaType = mediaTypeOf(request.contentType);
     if (mediaType !== 'application/json' && mediaType !== 'application/x-protobuf') {
       throw unsupportedMediaType(`unsupported content type "${mediaType}": send application/x-protobuf (snappy) or application/json`);
@@ -104,7 +106,7 @@ export class ShipperService {
    */
   async elasticBulk(principal: Principal, datasetName: string, request: IngestBody, pathIndex?: string, filterPath?: string): Promise<string> {
     const started = Date.now();
-    const dataset = this.datasets.resolveFor(principal, datasetName, 'ingest', 'create');
+    const dataset = await this.datasets.resolveFor(principal, datasetName, 'ingest', 'create');
     const decoded = await this.ingest.decode(request);
     const filter = parseFilterPath(filterPath);
     const parsed = parseBulk(decoded, pathIndex || dataset.name);
@@ -119,23 +121,23 @@ export class ShipperService {
   async hecEvents(principal: Principal, request: IngestBody, index: string | undefined): Promise<IngestOutcome> {
     const decoded = await this.ingest.decode(request);
     const { events, firstIndex } = parseHecEnvelopes(decoded);
-    const dataset = this.hecDataset(principal, index || firstIndex);
+    const dataset = await this.hecDataset(principal, index || firstIndex);
     return this.ingest.ingestDecoded(dataset, decoded, eventsReader(events));
   }
 
   /** Splunk HEC raw text: one event per line in `_raw`, with the query's host, source and sourcetype. */
   async hecRaw(principal: Principal, request: IngestBody, metadata: RawMetadata): Promise<IngestOutcome> {
-    const dataset = this.hecDataset(principal, metadata.index);
+    const dataset = await this.hecDataset(principal, metadata.index);
     const decoded = await this.ingest.decode(request);
     const json = mediaTypeOf(request.contentType) === 'application/json';
     return this.ingest.ingestDecoded(dataset, decoded, (body, visit) => readHecRaw(body, metadata, json, visit));
   }
 
-  private hecDataset(principal: Principal, name: string | undefined): DatasetRecord {
+  private async hecDataset(principal: Principal, name: string | undefined): Promise<DatasetRef> {
     const chosen = name || soleIngestDataset(principal);
     if (!chosen) throw hecError('invalid_input', HEC_CODES.incorrectIndex);
     try {
-      return this.datasets.resolveFor(principal, chosen, 'ingest', 'create');
+      return await this.datasets.resolveFor(principal, chosen, 'ingest', 'create');
     } catch (error) {
       if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'invalid_input')) {
         throw hecError('invalid_input', HEC_CODES.incorrectIndex);
