@@ -16,6 +16,7 @@ import { readLogplexBody } from './logplex';
 import { readLokiJson, readLokiProtobuf, unsnappy } from './loki/push';
 import type { OtlpEncoding, OtlpSignal, PartialSuccess } from './otlp/codec';
 import { readLogRecords } from './otlp/logs';
+import { CUSTOM_ATTRIBUTES_FIELD } from './otlp/semconv';
 import { readSpans } from './otlp/traces';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { invalidInput, unsupportedMediaType } from '../errors';
@@ -69,6 +70,8 @@ export class ShipperService {
     const name = datasetName || soleIngestDataset(principal);
     if (!name) throw invalidInput('name the dataset in the X-Axiom-Dataset header');
     const dataset = await this.datasets.resolveFor(principal, name, 'ingest', 'create');
+    // Attributes outside the semantic conventions are kept whole in this map field, as Axiom does.
+    await this.mapFields.ensure(dataset, CUSTOM_ATTRIBUTES_FIELD);
     const decoded = await this.ingest.decode(request);
     const read: BodyReader = (body, visit) =>
       refuseUnreadable(`an OTLP ${signal} export`, () =>

@@ -1,9 +1,10 @@
 // OTLP spans as events, laid out as Axiom stores them: `_time` is the span's start, `duration`
-// its length, ids in lowercase hex (`parent_span_id` empty for roots), `kind` in lowercase,
+// its length (a timespan: `duration > 100ms`, `duration / 1s`), ids in lowercase hex (`parent_span_id` empty for roots), `kind` in lowercase,
 // `error` when the status is an error, `status.code`/`status.message`, the span's events and
 // links as arrays, and resource, scope and attributes placed as placement.ts says.
 import type { EventVisitor, RawEvent } from '../../events/ingest/parse-body';
 import { formatDateTime } from '../../apl/time';
+import { Timespan } from '../../events/ingest/timespan';
 import { countingVisitor } from '../event-count';
 import { eventTime } from '../event-time';
 import { forEachExportItem, type OtlpEncoding } from './codec';
@@ -22,9 +23,9 @@ export function readSpans(body: Buffer, encoding: OtlpEncoding, visit: EventVisi
   return counter.count();
 }
 
-/** A span's length in nanoseconds (undefined when it has not ended). */
-export function spanDuration(start: bigint, end: bigint): bigint | undefined {
-  return end === 0n ? undefined : end - start;
+/** A span's length (undefined when it has not ended). */
+export function spanDuration(start: bigint, end: bigint): Timespan | undefined {
+  return end === 0n ? undefined : Timespan.between(start, end);
 }
 
 function spanEvent(span: OtlpSpan, shared: [string, unknown][]): RawEvent {
@@ -39,8 +40,7 @@ function spanEvent(span: OtlpSpan, shared: [string, unknown][]): RawEvent {
   event.name = span.name ?? '';
   event.kind = KINDS[enumNumber(span.kind, KIND_NAMES, 'kind')] ?? 'unspecified';
   const duration = spanDuration(start, end);
-  // Nanoseconds as an integer; exact up to 104 days.
-  if (duration !== undefined) event.duration = Number(duration);
+  if (duration !== undefined) event.duration = duration;
   event.error = statusCode === 2;
   if (statusCode === 1) event['status.code'] = 'OK';
   else if (statusCode === 2) event['status.code'] = 'ERROR';
