@@ -6,7 +6,7 @@
 // need stored documents to change) fail alone, as items with an error.
 import { randomBytes } from 'node:crypto';
 import { invalidInput } from '../errors';
-import { isPlainObject, type RawEvent } from '../events/ingest/parse-body';
+import { type EventVisitor, isPlainObject, type RawEvent } from '../events/ingest/parse-body';
 import { countingVisitor } from './event-count';
 
 export type BulkActionName = 'index' | 'create' | 'update' | 'delete';
@@ -23,9 +23,8 @@ interface BulkItemPlan {
 
 export interface ParsedBulk {
   items: BulkItemPlan[];
-  events: RawEvent[];
-  /** The size of each event's document line, its size as the event limit counts it. */
-  sizes: number[];
+  /** Documents handed over as events. */
+  count: number;
 }
 
 export interface BulkItemError {
@@ -58,15 +57,15 @@ function parseLine(line: string, number: number, what: string): unknown {
   }
 }
 
-/** Reads a bulk body; `defaultIndex` is the index named in the path, else the dataset's name. */
-export function parseBulk(body: Buffer, defaultIndex: string): ParsedBulk {
+/**
+ * Reads a bulk body, handing each document over as an event (with its line's size) as soon as it
+ * is read, so that documents are prepared while young; returns the plan of every item. A body
+ * found malformed part way is refused whole all the same: nothing is stored before it is read.
+ * `defaultIndex` is the index named in the path, else the dataset's name.
+ */
+export function readBulk(body: Buffer, defaultIndex: string, visit: EventVisitor): ParsedBulk {
   const items: BulkItemPlan[] = [];
-  const events: RawEvent[] = [];
-  const sizes: number[] = [];
-  const counter = countingVisitor((event, size) => {
-    events.push(event);
-    sizes.push(size ?? 0);
-  });
+  const counter = countingVisitor(visit);
   let start = 0;
   let number = 0;
   let pending: BulkItemPlan | undefined;
@@ -84,7 +83,7 @@ export function parseBulk(body: Buffer, defaultIndex: string): ParsedBulk {
       const document = parseLine(line, number, 'the document');
       if (!isPlainObject(document)) throw invalidInput(`the document on line ${number} is not a JSON object`);
       if (pending.refused === undefined) {
-        pending.event = events.length;
+        pending.event = counter.count();
         counter.visit(eventOfDocument(document), end - lineStart);
       }
       pending = undefined;
@@ -109,7 +108,7 @@ export function parseBulk(body: Buffer, defaultIndex: string): ParsedBulk {
     if (name !== 'delete') pending = item;
   }
   if (pending) throw invalidInput(`the ${pending.action} action on the last line has no document: the bulk request must end with the document and a newline`);
-  return { items, events, sizes };
+  return { items, count: counter.count() };
 }
 
 /** A document as an event: `@timestamp` is the event's time (unless it has a `_time`). */

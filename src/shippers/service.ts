@@ -10,7 +10,7 @@ import { mediaTypeOf } from '../events/ingest/content';
 import type { RawEvent } from '../events/ingest/parse-body';
 import { InvalidTimeError } from '../events/ingest/timestamp';
 import type { DatasetRef } from '../events/schema/field-registry';
-import { bulkResponseJson, parseBulk, parseFilterPath } from './elastic-bulk';
+import { bulkResponseJson, type ParsedBulk, parseFilterPath, readBulk } from './elastic-bulk';
 import { HEC_CODES, hecError, parseHecEnvelopes, type RawMetadata, readHecRaw } from './hec';
 import { readLogplexBody } from './logplex';
 import { readLokiJson, readLokiProtobuf, unsnappy } from './loki/push';
@@ -36,9 +36,9 @@ function refuseUnreadable<T>(what: string, read: () => T): T {
 
 /** A reader over events already parsed (formats that must be read before the dataset is known). */
 const eventsReader =
-  (events: RawEvent[], sizes?: number[]): BodyReader =>
+  (events: RawEvent[]): BodyReader =>
   (_body, visit) => {
-    for (let i = 0; i < events.length; i++) visit(events[i]!, sizes?.[i]);
+    for (const event of events) visit(event, undefined);
     return events.length;
   };
 
@@ -112,9 +112,12 @@ export class ShipperService {
     const dataset = await this.datasets.resolveFor(principal, datasetName, 'ingest', 'create');
     const decoded = await this.ingest.decode(request);
     const filter = parseFilterPath(filterPath);
-    const parsed = parseBulk(decoded, pathIndex || dataset.name);
-    const outcome = await this.ingest.ingestDecoded(dataset, decoded, eventsReader(parsed.events, parsed.sizes));
-    return bulkResponseJson(parsed, outcome.failures, Date.now() - started, filter);
+    let parsed: ParsedBulk | undefined;
+    const outcome = await this.ingest.ingestDecoded(dataset, decoded, (body, visit) => {
+      parsed = readBulk(body, pathIndex || dataset.name, visit);
+      return parsed.count;
+    });
+    return bulkResponseJson(parsed!, outcome.failures, Date.now() - started, filter);
   }
 
   /**

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { tokenFromAuthorization } from '../../src/auth/schemes';
 import { DomainError } from '../../src/errors';
 import type { RawEvent } from '../../src/events/ingest/parse-body';
-import { bulkResponseJson, parseBulk, parseFilterPath } from '../../src/shippers/elastic-bulk';
+import { bulkResponseJson, parseFilterPath, readBulk } from '../../src/shippers/elastic-bulk';
 import { parseHecEnvelopes, readHecRaw } from '../../src/shippers/hec';
 import { parseSyslogMessage, readLogplexBody } from '../../src/shippers/logplex';
 import { parseLabelSet } from '../../src/shippers/loki/labels';
@@ -103,9 +103,15 @@ describe('Elasticsearch bulk bodies', () => {
     const body = Buffer.from(
       ['{"index":{"_index":"a","_id":"1"}}', '{"@timestamp":"2024-01-01T00:00:00Z","m":1}', '{"delete":{"_id":"2"}}', '{"create":{"_id":7}}', '{"m":2,"_time":5}', ''].join('\n'),
     );
-    const parsed = parseBulk(body, 'dataset');
-    expect(parsed.events).toEqual([{ _time: '2024-01-01T00:00:00Z', m: 1 }, { m: 2, _time: 5 }]);
-    expect(parsed.sizes).toEqual([Buffer.byteLength('{"@timestamp":"2024-01-01T00:00:00Z","m":1}'), Buffer.byteLength('{"m":2,"_time":5}')]);
+    const events: RawEvent[] = [];
+    const sizes: (number | undefined)[] = [];
+    const parsed = readBulk(body, 'dataset', (event, size) => {
+      events.push(event);
+      sizes.push(size);
+    });
+    expect(parsed.count).toBe(2);
+    expect(events).toEqual([{ _time: '2024-01-01T00:00:00Z', m: 1 }, { m: 2, _time: 5 }]);
+    expect(sizes).toEqual([Buffer.byteLength('{"@timestamp":"2024-01-01T00:00:00Z","m":1}'), Buffer.byteLength('{"m":2,"_time":5}')]);
     expect(parsed.items.map(({ action, index, id, event, refused }) => ({ action, index, id, event, refused: refused !== undefined }))).toEqual([
       { action: 'index', index: 'a', id: '1', event: 0, refused: false },
       { action: 'delete', index: 'dataset', id: '2', event: undefined, refused: true },
@@ -118,7 +124,7 @@ describe('Elasticsearch bulk bodies', () => {
   });
 
   it('generates distinct ids of Elasticsearch\'s form', () => {
-    const parsed = parseBulk(Buffer.from('{"index":{}}\n{}\n'.repeat(50)), 'd');
+    const parsed = readBulk(Buffer.from('{"index":{}}\n{}\n'.repeat(50)), 'd', () => {});
     const ids = new Set(parsed.items.map((item) => item.id));
     expect(ids.size).toBe(50);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{20}$/);
