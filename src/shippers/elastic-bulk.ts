@@ -11,18 +11,18 @@ import { countingVisitor } from './event-count';
 
 export type BulkActionName = 'index' | 'create' | 'update' | 'delete';
 
-interface BulkItemPlan {
-  action: BulkActionName;
-  index: string;
-  id: string;
-  /** Position of the item's document among the events, or undefined when it has none to store. */
-  event?: number;
-  /** Why the item fails without being tried. */
-  refused?: string;
-}
-
+/**
+ * The plan of every item, column by column (a bulk of 10,000 items would otherwise keep 10,000
+ * small objects alive for the whole request): its action, its index, the id it was given (ids
+ * of the others are generated when the answer is written), the position of its document among
+ * the events (-1 when it has none to store), and why it fails without being tried.
+ */
 export interface ParsedBulk {
-  items: BulkItemPlan[];
+  actions: BulkActionName[];
+  indexes: string[];
+  ids: (string | undefined)[];
+  events: number[];
+  refused: Map<number, string>;
   /** Documents handed over as events. */
   count: number;
 }
@@ -64,12 +64,13 @@ function parseLine(line: string, number: number, what: string): unknown {
  * `defaultIndex` is the index named in the path, else the dataset's name.
  */
 export function readBulk(body: Buffer, defaultIndex: string, visit: EventVisitor): ParsedBulk {
-  const items: BulkItemPlan[] = [];
+  const parsed: ParsedBulk = { actions: [], indexes: [], ids: [], events: [], refused: new Map(), count: 0 };
   const counter = countingVisitor(visit);
   let start = 0;
   let number = 0;
-  let pending: BulkItemPlan | undefined;
-  const newId = idGenerator();
+  // The item whose document comes next, or -1.
+  let pending = -1;
+  let lastIndex = defaultIndex;
   while (start < body.length) {
     let end = body.indexOf(NEWLINE, start);
     if (end === -1) end = body.length;
@@ -79,14 +80,14 @@ export function readBulk(body: Buffer, defaultIndex: string, visit: EventVisitor
     if (end > lineStart && body[end - 1] === 0x0d) end--;
     const line = body.toString('utf8', lineStart, end);
     if (line.trim() === '') continue;
-    if (pending) {
+    if (pending !== -1) {
       const document = parseLine(line, number, 'the document');
       if (!isPlainObject(document)) throw invalidInput(`the document on line ${number} is not a JSON object`);
-      if (pending.refused === undefined) {
-        pending.event = counter.count();
+      if (!parsed.refused.has(pending)) {
+        parsed.events[pending] = counter.count();
         counter.visit(eventOfDocument(document), end - lineStart);
       }
-      pending = undefined;
+      pending = -1;
       continue;
     }
     const action = parseLine(line, number, 'the action');
@@ -97,18 +98,23 @@ export function readBulk(body: Buffer, defaultIndex: string, visit: EventVisitor
     }
     const metadata = (action as Record<string, unknown>)[name];
     if (!isPlainObject(metadata)) throw invalidInput(`malformed action/metadata line [${number}]: the ${name} action's metadata must be an object`);
-    const item: BulkItemPlan = {
-      action: name,
-      index: typeof metadata._index === 'string' && metadata._index !== '' ? metadata._index : defaultIndex,
-      id: typeof metadata._id === 'string' && metadata._id !== '' ? metadata._id : typeof metadata._id === 'number' ? String(metadata._id) : newId(),
-    };
-    if (name === 'update' || name === 'delete') item.refused = `${name} actions are not supported: events are append-only; send index or create`;
-    items.push(item);
+    const item = parsed.actions.length;
+    parsed.actions.push(name);
+    // Items of one bulk mostly name one index: keep one copy of its name.
+    const index = typeof metadata._index === 'string' && metadata._index !== '' ? metadata._index : defaultIndex;
+    if (index !== lastIndex) lastIndex = index;
+    parsed.indexes.push(lastIndex);
+    parsed.ids.push(typeof metadata._id === 'string' && metadata._id !== '' ? metadata._id : typeof metadata._id === 'number' ? String(metadata._id) : undefined);
+    parsed.events.push(-1);
+    if (name === 'update' || name === 'delete') parsed.refused.set(item, `${name} actions are not supported: events are append-only; send index or create`);
     // Every action but delete is followed by a document (update's is the change to make).
     if (name !== 'delete') pending = item;
   }
-  if (pending) throw invalidInput(`the ${pending.action} action on the last line has no document: the bulk request must end with the document and a newline`);
-  return { items, count: counter.count() };
+  if (pending !== -1) {
+    throw invalidInput(`the ${parsed.actions[pending]} action on the last line has no document: the bulk request must end with the document and a newline`);
+  }
+  parsed.count = counter.count();
+  return parsed;
 }
 
 /** A document as an event: `@timestamp` is the event's time (unless it has a `_time`). */
@@ -163,31 +169,35 @@ export function bulkResponseJson(parsed: ParsedBulk, failures: { index: number; 
   const keep = (field: (typeof ITEM_FIELDS)[number]) => filter.items === 'all' || (filter.items !== false && filter.items.has(field));
   const kept = ITEM_FIELDS.filter(keep);
   const quotedIndex = new Map<string, string>();
+  const newId = idGenerator();
   let sequence = 0;
   let errors = false;
   const items: string[] = [];
-  for (const item of parsed.items) {
-    const failure = item.refused ?? (item.event !== undefined ? failedEvents.get(item.event) : undefined);
+  for (let item = 0; item < parsed.actions.length; item++) {
+    const refused = parsed.refused.get(item);
+    const event = parsed.events[item]!;
+    const failure = refused ?? (event !== -1 ? failedEvents.get(event) : undefined);
     if (failure !== undefined) errors = true;
     if (filter.items === false) continue;
     const parts: string[] = [];
     for (const field of kept) {
       switch (field) {
         case '_index': {
-          let quoted = quotedIndex.get(item.index);
-          if (quoted === undefined) quotedIndex.set(item.index, (quoted = JSON.stringify(item.index)));
+          const index = parsed.indexes[item]!;
+          let quoted = quotedIndex.get(index);
+          if (quoted === undefined) quotedIndex.set(index, (quoted = JSON.stringify(index)));
           parts.push(`"_index":${quoted}`);
           break;
         }
         case '_id':
-          parts.push(`"_id":${JSON.stringify(item.id)}`);
+          parts.push(`"_id":${JSON.stringify(parsed.ids[item] ?? newId())}`);
           break;
         case 'status':
           parts.push(`"status":${failure === undefined ? 201 : 400}`);
           break;
         case 'error':
           if (failure !== undefined) {
-            const type = item.refused ? 'illegal_argument_exception' : 'document_parsing_exception';
+            const type = refused !== undefined ? 'illegal_argument_exception' : 'document_parsing_exception';
             parts.push(`"error":${JSON.stringify({ type, reason: failure } satisfies BulkItemError)}`);
           }
           break;
@@ -202,7 +212,7 @@ export function bulkResponseJson(parsed: ParsedBulk, failures: { index: number; 
     }
     if (failure === undefined) sequence++;
     // As filter_path does, an item left with nothing is left out.
-    if (parts.length > 0) items.push(`{"${item.action}":{${parts.join(',')}}}`);
+    if (parts.length > 0) items.push(`{"${parsed.actions[item]}":{${parts.join(',')}}}`);
   }
   const top: string[] = [];
   if (filter.took) top.push(`"took":${took}`);
