@@ -57,6 +57,28 @@ function parseLine(line: string, number: number, what: string): unknown {
   }
 }
 
+interface BulkAction {
+  name: BulkActionName;
+  index: string;
+  id: string | undefined;
+}
+
+function readAction(line: string, number: number, defaultIndex: string): BulkAction {
+  const action = parseLine(line, number, 'the action');
+  const keys = isPlainObject(action) ? Object.keys(action) : [];
+  const name = keys[0] as BulkActionName;
+  if (keys.length !== 1 || !ACTIONS.has(name)) {
+    throw invalidInput(`malformed action/metadata line [${number}]: expected one of {"index": {...}}, {"create": {...}}, {"update": {...}}, {"delete": {...}}`);
+  }
+  const metadata = (action as Record<string, unknown>)[name];
+  if (!isPlainObject(metadata)) throw invalidInput(`malformed action/metadata line [${number}]: the ${name} action's metadata must be an object`);
+  return {
+    name,
+    index: typeof metadata._index === 'string' && metadata._index !== '' ? metadata._index : defaultIndex,
+    id: typeof metadata._id === 'string' && metadata._id !== '' ? metadata._id : typeof metadata._id === 'number' ? String(metadata._id) : undefined,
+  };
+}
+
 /**
  * Reads a bulk body, handing each document over as an event (with its line's size) as soon as it
  * is read, so that documents are prepared while young; returns the plan of every item. A body
@@ -70,7 +92,8 @@ export function readBulk(body: Buffer, defaultIndex: string, visit: EventVisitor
   let number = 0;
   // The item whose document comes next, or -1.
   let pending = -1;
-  let lastIndex = defaultIndex;
+  let lastActionLine: string | undefined;
+  let lastAction: BulkAction | undefined;
   while (start < body.length) {
     let end = body.indexOf(NEWLINE, start);
     if (end === -1) end = body.length;
@@ -90,21 +113,17 @@ export function readBulk(body: Buffer, defaultIndex: string, visit: EventVisitor
       pending = -1;
       continue;
     }
-    const action = parseLine(line, number, 'the action');
-    const keys = isPlainObject(action) ? Object.keys(action) : [];
-    const name = keys[0] as BulkActionName;
-    if (keys.length !== 1 || !ACTIONS.has(name)) {
-      throw invalidInput(`malformed action/metadata line [${number}]: expected one of {"index": {...}}, {"create": {...}}, {"update": {...}}, {"delete": {...}}`);
+    // Shippers repeat one action line (`{"create":{"_index":"filebeat-8.17.0"}}`) for every
+    // document: read it once.
+    if (line !== lastActionLine) {
+      lastAction = readAction(line, number, defaultIndex);
+      lastActionLine = line;
     }
-    const metadata = (action as Record<string, unknown>)[name];
-    if (!isPlainObject(metadata)) throw invalidInput(`malformed action/metadata line [${number}]: the ${name} action's metadata must be an object`);
+    const { name, index, id } = lastAction!;
     const item = parsed.actions.length;
     parsed.actions.push(name);
-    // Items of one bulk mostly name one index: keep one copy of its name.
-    const index = typeof metadata._index === 'string' && metadata._index !== '' ? metadata._index : defaultIndex;
-    if (index !== lastIndex) lastIndex = index;
-    parsed.indexes.push(lastIndex);
-    parsed.ids.push(typeof metadata._id === 'string' && metadata._id !== '' ? metadata._id : typeof metadata._id === 'number' ? String(metadata._id) : undefined);
+    parsed.indexes.push(index);
+    parsed.ids.push(id);
     parsed.events.push(-1);
     if (name === 'update' || name === 'delete') parsed.refused.set(item, `${name} actions are not supported: events are append-only; send index or create`);
     // Every action but delete is followed by a document (update's is the change to make).
