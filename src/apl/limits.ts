@@ -6,8 +6,9 @@
 //   - the parser counts how deeply its recursive rules nest (parentheses, calls, subqueries);
 //   - `checkSyntaxLimits` measures the finished tree (long operator chains nest too) and
 //     counts its tabular operators, for APL text and translated legacy requests alike;
-//   - `measureExpanded` bounds expressions once `let` names are replaced by their values,
-//     where a few lines of text can stand for exponentially many nodes;
+//   - `ExpandedMeasure` bounds expressions once `let` names are replaced by their values and
+//     user-defined functions by their bodies, where a few lines of text can stand for
+//     exponentially many nodes (the analyzer also bounds the work of binding them);
 //   - the dialect keeps every string a query computes under `maxStringBytes`.
 import type { TExpr } from './semantic/plan';
 import type { Query } from './syntax/ast';
@@ -40,6 +41,14 @@ export function tooDeep(at: Position, limits: QueryLimits) {
 
 export function tooManyOperators(at: Position, limits: QueryLimits) {
   return semanticError(at, `the query has more than ${limits.maxOperators} tabular operators`, { limit: 'operators' });
+}
+
+export function tooMuchExpansion(at: Position, limits: QueryLimits, what = 'the query') {
+  return semanticError(
+    at,
+    `${what} stands for more than ${limits.maxExpressionNodes} operations once its let names are replaced by their values and its function calls by their bodies`,
+    { limit: 'expressionNodes' },
+  );
 }
 
 export function checkQueryText(text: string, limits: QueryLimits): void {
@@ -90,13 +99,7 @@ export class ExpandedMeasure {
   check(expr: TExpr, at: Position): void {
     const { size, depth } = this.measure(expr);
     if (depth > this.limits.maxNesting) throw tooDeep(at, this.limits);
-    if (size > this.limits.maxExpressionNodes) {
-      throw semanticError(
-        at,
-        `this expression stands for more than ${this.limits.maxExpressionNodes} operations once its let names are replaced by their values`,
-        { limit: 'expressionNodes' },
-      );
-    }
+    if (size > this.limits.maxExpressionNodes) throw tooMuchExpansion(at, this.limits, 'this expression');
   }
 
   /** Post-order over the expression graph with an explicit stack; each distinct node is visited once. */
@@ -114,7 +117,9 @@ export class ExpandedMeasure {
         for (const child of children) if (!this.sizes.has(child)) stack.push({ expr: child, expanded: false });
         continue;
       }
-      let size = 1;
+      // A call carrying a subquery (`in (T | ...)`) is written out with it wherever it is used.
+      const nested = nestedRel(top.expr);
+      let size = 1 + (nested ? this.planSize(nested) : 0);
       let depth = 0;
       for (const child of children) {
         size += this.sizes.get(child)!;
@@ -126,6 +131,25 @@ export class ExpandedMeasure {
     }
     return { size: this.sizes.get(root)!, depth: this.depths.get(root)! };
   }
+
+  private readonly planSizes = new WeakMap<object, number>();
+
+  /** Expressions and operators of a subquery's plan, checked as the query's own are. */
+  private planSize(rel: object): number {
+    let size = this.planSizes.get(rel);
+    if (size === undefined) {
+      size = walkPlan(rel, this, this.limits);
+      this.planSizes.set(rel, size);
+    }
+    return size;
+  }
+}
+
+/** The plan a call carries, if any (`in_subquery` carries its table's). */
+function nestedRel(expr: TExpr): object | undefined {
+  if (expr.kind !== 'call' || !expr.options) return undefined;
+  const rel = expr.options.rel;
+  return typeof rel === 'object' && rel !== null && 'op' in rel ? rel : undefined;
 }
 
 const isTypedExpression = (value: object): value is TExpr => {
@@ -141,6 +165,11 @@ const NO_EXPRESSIONS = new Set(['columns', 'dataset', 'sourceColumns', 'range', 
  * dialect writes out. Walks plan nodes without recursion and without knowing each operator.
  */
 export function checkPlanExpressions(root: object, measure: ExpandedMeasure, limits: QueryLimits): void {
+  walkPlan(root, measure, limits);
+}
+
+/** Checks a plan as `checkPlanExpressions` does; returns its size (expression nodes and plan nodes). */
+function walkPlan(root: object, measure: ExpandedMeasure, limits: QueryLimits): number {
   let total = 0;
   let planNodes = 0;
   const stack: object[] = [root];
@@ -153,11 +182,7 @@ export function checkPlanExpressions(root: object, measure: ExpandedMeasure, lim
     if (isTypedExpression(node)) {
       measure.check(node, START);
       total += measure.measure(node).size;
-      if (total > limits.maxExpressionNodes) {
-        throw semanticError(START, `the query stands for more than ${limits.maxExpressionNodes} operations once its let names are replaced by their values`, {
-          limit: 'expressionNodes',
-        });
-      }
+      if (total > limits.maxExpressionNodes) throw tooMuchExpansion(START, limits);
       continue;
     }
     // A plan node reached twice (a tabular let used twice) is written out twice, so it counts twice.
@@ -166,4 +191,5 @@ export function checkPlanExpressions(root: object, measure: ExpandedMeasure, lim
       if (!NO_EXPRESSIONS.has(key) && typeof value === 'object' && value !== null) stack.push(value);
     }
   }
+  return total + planNodes;
 }

@@ -33,9 +33,9 @@ builder.mutationFields((t) => ({
       timestampField: t.arg.string({ description: 'Field holding the event time (default _time)' }),
       timestampFormat: t.arg.string({ description: 'Go layout of textual times, or a layout name such as RFC3339' }),
     },
-    resolve: (_root, args, context) => {
+    resolve: async (_root, args, context) => {
       const principal = context.principal();
-      const dataset = context.services.datasets.resolveFor(principal, args.dataset, 'ingest', 'create');
+      const dataset = await context.services.datasets.resolveFor(principal, args.dataset, 'ingest', 'create');
       return context.services.ingest.ingestEvents(dataset, args.events, {
         timestampField: args.timestampField ?? undefined,
         timestampFormat: args.timestampFormat ?? undefined,

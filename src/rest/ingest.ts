@@ -3,13 +3,14 @@
 // query, a header or the token. Bodies arrive raw (any encoding), read within time, rate and
 // memory limits (ingest-body.ts); IngestService decodes and stores them in an ingest turn.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/principal';
+import { soleIngestDataset } from '../auth/principal';
 import { invalidInput } from '../errors';
 import { type IngestOptions, parseCsvFieldsHeader, parseLabelsHeader } from '../events/ingest/ingest-service';
-import type { Grant } from '../events/ingest/admission';
+import { mediaTypeOf } from '../events/ingest/content';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
+import { LOGPLEX_MEDIA_TYPE } from '../shippers/logplex';
 import { headerReader } from './axiom-api';
-import { closeAfterAnswer, readBodyWithin } from './ingest-body';
+import { readIngestBodies, takeBody } from './ingest-scope';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -50,57 +51,27 @@ function ingestOptionsOf(request: FastifyRequest<{ Querystring: IngestQuery }>):
   };
 }
 
-/** The one dataset an API token is scoped to, if it names exactly one. */
-function soleDatasetOf(principal: Principal): string | undefined {
-  const names = Object.keys(principal.datasetCapabilities);
-  return names.length === 1 && names[0] !== '*' ? names[0] : undefined;
-}
-
 export async function ingestRoutes(app: FastifyInstance, { services }: RouteOptions) {
-  const { config } = services;
-  const limits = { maxBytes: MAX_BODY_BYTES, idleTimeoutMs: config.ingest.bodyIdleTimeoutMs, minBytesPerSecond: config.ingest.bodyMinBytesPerSecond };
-  // The reservation of each request's body bytes, given back once the service is done with it.
-  const reservations = new WeakMap<FastifyRequest, Grant>();
-
   // Raw bodies for every media type in this scope only: the service decodes and parses them,
   // so unknown types and encodings get the API's own 415 and every format shares one limit.
-  // A body is read completely before its request waits for an ingest turn, so a client that
-  // stalls holds only its own reservation, and only until the idle timeout.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (request, payload, done) => {
-    readBodyWithin(request, payload, services.ingest.bodies, request.principal.tokenId, limits).then(
-      ({ body, grant }) => {
-        reservations.set(request, grant);
-        done(null, body);
-      },
-      (error: Error) => done(error, undefined),
-    );
-  });
-  // An answer given before the body was read to its end closes the connection: what is left
-  // of the body cannot be told apart from a next request.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (closeAfterAnswer.has(request)) reply.header('connection', 'close');
-    return payload;
-  });
-  const release = async (request: FastifyRequest) => reservations.get(request)?.release();
-  app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
+  // Each body is read whole, within time, rate and memory limits, before its ingest turn.
+  readIngestBodies(app, services);
 
   const ingest = async (request: FastifyRequest<{ Querystring: IngestQuery }>, datasetName: string) => {
-    try {
-      const dataset = services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      // Only the service keeps the body, and only while reading it (a batch can wait a while for
-      // its dataset; the bytes need not wait with it).
-      request.body = undefined;
-      const header = headerReader(request);
-      return await services.ingest.ingest(dataset, { body, contentType: header('content-type'), contentEncoding: header('content-encoding') }, ingestOptionsOf(request));
-    } finally {
-      reservations.get(request)?.release();
-    }
+    const dataset = await services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
+    // Only the service keeps the body, and only while reading it (a batch can wait a while for
+    // its dataset; the bytes need not wait with it).
+    const body = takeBody(request);
+    const header = headerReader(request);
+    const contentType = header('content-type');
+    const ingestBody = { body, contentType, contentEncoding: header('content-encoding') };
+    // Heroku log drains post octet-counted syslog frames to the same paths.
+    if (mediaTypeOf(contentType) === LOGPLEX_MEDIA_TYPE) return services.shippers.logplex(dataset, ingestBody, ingestOptionsOf(request));
+    return services.ingest.ingest(dataset, ingestBody, ingestOptionsOf(request));
   };
 
-  const routeOptions = { bodyLimit: MAX_BODY_BYTES };
+  // Heroku log drains and other shippers that only know URLs send the token as a Basic password.
+  const routeOptions = { bodyLimit: MAX_BODY_BYTES, config: { authSchemes: ['bearer', 'basic'] as const } };
 
   app.post<{ Params: { dataset: string }; Querystring: IngestQuery }>(
     '/datasets/:dataset/ingest',
@@ -125,7 +96,7 @@ export async function ingestRoutes(app: FastifyInstance, { services }: RouteOpti
       },
     },
     (request) => {
-      const name = request.query.dataset || headerReader(request)('x-axiom-dataset') || soleDatasetOf(request.principal);
+      const name = request.query.dataset || headerReader(request)('x-axiom-dataset') || soleIngestDataset(request.principal);
       if (!name) {
         throw invalidInput('name the dataset: the "dataset" query parameter, the X-Axiom-Dataset header, or a token scoped to one dataset');
       }

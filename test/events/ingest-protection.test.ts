@@ -104,8 +104,9 @@ describe('many requests from one token', () => {
           finished.push(name);
         });
     const flood = Array.from({ length: 16 }, (_, i) => send(flooder, `flood-${i}`));
-    // Let the flood's bodies arrive and queue for turns, then ask once from the other token.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Let the flood's bodies arrive and queue for turns (its first answer shows they have), then
+    // ask once from the other token.
+    while (finished.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const queuedBefore = 16 - finished.length;
     await Promise.all([...flood, send(patient, 'patient')]);
     expect(queuedBefore).toBeGreaterThan(6);

@@ -9,8 +9,8 @@ import { type BodyFormat, bodyFormatOf, decodeBody } from './content';
 import { compileGoLayout, type TimeLayoutParser } from './go-time-layout';
 import { nestsDeeperThan } from '../../json-depth';
 import { MAX_BODY_BYTES, MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_EVENTS_PER_REQUEST, MAX_FIELD_NAME_BYTES } from './limits';
-import { isPlainObject, type RawEvent, readBody, tooManyEvents, withLabels } from './parse-body';
-import { type EventFailure, eventBytes, EventPreparer, type PreparedBatch } from './prepare';
+import { type EventVisitor, isPlainObject, type RawEvent, readBody, tooManyEvents, withLabels } from './parse-body';
+import { type EventFailure, EventPreparer, measureEventSize, type PreparedBatch } from './prepare';
 import { formatNs, InvalidTimeError } from './timestamp';
 
 export interface IngestOptions {
@@ -44,6 +44,20 @@ export interface IngestBody {
 export interface IngestFailure {
   timestamp: string;
   error: string;
+}
+
+/**
+ * Reads a decoded body into events, handing each over as it is read (with its size when the
+ * format gives it); returns how many it read. Throws a DomainError to refuse the whole body.
+ * Shippers' formats (OTLP, Elasticsearch bulk, Loki, HEC, logplex) are readers like this.
+ */
+export type BodyReader = (body: Buffer, visit: EventVisitor) => number;
+
+/** An ingest status with the position in the request of each event that was not stored. */
+export interface IngestOutcome {
+  status: IngestStatus;
+  /** In request order. */
+  failures: { index: number; error: string }[];
 }
 
 /** Axiom's IngestStatus. */
@@ -97,11 +111,17 @@ function compileTimestampFormat(format: string | undefined): TimeLayoutParser | 
 
 /** Everything `prepareBody` needs besides the body. */
 interface BodyContext {
-  format: BodyFormat;
+  read: BodyReader;
   options: IngestOptions;
   parseTimeText: TimeLayoutParser | undefined;
   receivedAt: Date;
   receivedNs: bigint;
+  mapFields: ReadonlySet<string> | undefined;
+}
+
+/** Where ingest learns a dataset's map fields (objects under them are kept whole). */
+export interface MapFieldLookup {
+  namesOf(datasetId: string): Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -116,16 +136,24 @@ function prepareBody(body: Buffer, context: BodyContext): PreparedBatch {
     receivedNs: context.receivedNs,
     timestampField: options.timestampField,
     parseTimeText: context.parseTimeText,
+    ...(context.mapFields ? { mapFields: context.mapFields } : {}),
   });
   // No event can be larger than a body within the event limit; larger bodies measure events
   // whose size the format does not give (NDJSON lines measure themselves).
   const measure = body.length > MAX_EVENT_BYTES;
   const labels = options.labels;
-  readBody(body, context.format, { csvDelimiter: options.csvDelimiter, csvFields: options.csvFields }, (event, size) => {
+  context.read(body, (event, size) => {
     const labelled = labels ? withLabels(labels, event) : event;
-    preparer.add(labelled, size ?? (measure ? () => eventBytes(labelled) : undefined));
+    // Measured (serialized) only once the event is known not to nest too deep.
+    preparer.add(labelled, size ?? (measure ? () => measureEventSize(labelled) : undefined));
   });
   return preparer.finish();
+}
+
+/** The reader of one of the API's own formats (JSON, NDJSON, CSV). */
+function formatReader(format: BodyFormat, options: IngestOptions): BodyReader {
+  const parseOptions = { csvDelimiter: options.csvDelimiter, csvFields: options.csvFields };
+  return (body, visit) => readBody(body, format, parseOptions, visit);
 }
 
 /**
@@ -147,14 +175,18 @@ export class IngestService {
   constructor(
     private readonly events: DatasetEvents,
     private readonly store: EventStore,
+    private readonly mapFields?: MapFieldLookup,
     limits: IngestLimits = { concurrency: INGEST_REQUESTS_AT_ONCE, bufferBytes: 256 * 1024 * 1024 },
   ) {
     this.turns = new FairAdmission(limits.concurrency);
     this.bodies = new FairAdmission(limits.bufferBytes);
   }
 
-  /** Runs `work` in an ingest turn of the caller. */
-  private async inTurn<T>(caller: string | undefined, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in an ingest turn of the caller. `ingest` and `ingestEvents` take their own;
+   * shippers' formats run their decoding, reading and `ingestDecoded` in one of these.
+   */
+  async inTurn<T>(caller: string | undefined, work: () => Promise<T>): Promise<T> {
     const turn = await this.turns.acquire(caller ?? '');
     try {
       return await work();
@@ -171,12 +203,41 @@ export class IngestService {
   private async ingestBody(dataset: DatasetRef, request: IngestBody, options: IngestOptions): Promise<IngestStatus> {
     const receivedAt = new Date();
     const format = bodyFormatOf(request.contentType);
-    if (request.body.length > MAX_BODY_BYTES) throw payloadTooLarge(`request body is larger than ${MAX_BODY_BYTES} bytes`);
     checkTimestampField(options.timestampField);
     const parseTimeText = compileTimestampFormat(options.timestampFormat);
-    const decoded = await decodeBody(request.body, request.contentEncoding);
+    const decoded = await this.decode(request);
+    return (await this.prepareAndStore(dataset, decoded, formatReader(format, options), options, parseTimeText, receivedAt)).status;
+  }
+
+  /** Undoes a body's Content-Encoding; bodies past the limit, sent or decoded, are refused (413). */
+  async decode(request: Pick<IngestBody, 'body' | 'contentEncoding'>): Promise<Buffer> {
+    if (request.body.length > MAX_BODY_BYTES) throw payloadTooLarge(`request body is larger than ${MAX_BODY_BYTES} bytes`);
+    return decodeBody(request.body, request.contentEncoding);
+  }
+
+  /**
+   * Ingests a decoded body that `read` turns into events (a shipper's format), through the same
+   * preparation, limits, per-event failures and one-transaction write as the API's own formats.
+   * Takes no turn: callers run it inside `inTurn`.
+   */
+  async ingestDecoded(dataset: DatasetRef, decoded: Buffer, read: BodyReader, options: IngestOptions = {}): Promise<IngestOutcome> {
+    const receivedAt = new Date();
+    checkTimestampField(options.timestampField);
+    const parseTimeText = compileTimestampFormat(options.timestampFormat);
+    return this.prepareAndStore(dataset, decoded, read, options, parseTimeText, receivedAt);
+  }
+
+  private async prepareAndStore(
+    dataset: DatasetRef,
+    decoded: Buffer,
+    read: BodyReader,
+    options: IngestOptions,
+    parseTimeText: TimeLayoutParser | undefined,
+    receivedAt: Date,
+  ): Promise<IngestOutcome> {
     const receivedNs = nanosecondsOf(receivedAt);
-    const batch = prepareBody(decoded, { format, options, parseTimeText, receivedAt, receivedNs });
+    const mapFields = await this.mapFields?.namesOf(dataset.id);
+    const batch = prepareBody(decoded, { read, options, parseTimeText, receivedAt, receivedNs, mapFields });
     return this.storeBatch(dataset, batch, receivedNs, decoded.length);
   }
 
@@ -194,7 +255,8 @@ export class IngestService {
     checkTimestampField(options.timestampField);
     const parseTimeText = compileTimestampFormat(options.timestampFormat);
     const receivedNs = nanosecondsOf(receivedAt);
-    const preparer = new EventPreparer({ receivedAt, receivedNs, timestampField: options.timestampField, parseTimeText });
+    const mapFields = await this.mapFields?.namesOf(dataset.id);
+    const preparer = new EventPreparer({ receivedAt, receivedNs, timestampField: options.timestampField, parseTimeText, ...(mapFields ? { mapFields } : {}) });
     // Sizes are measured (serialized) only for events of acceptable depth.
     let processedBytes = 0;
     for (const event of events as RawEvent[]) {
@@ -202,17 +264,17 @@ export class IngestService {
       let measured = false;
       preparer.add(labelled, () => {
         measured = true;
-        const bytes = eventBytes(labelled);
+        const bytes = measureEventSize(labelled);
         processedBytes += bytes;
         return bytes;
       });
       // An event that failed before its size was needed still counts as read, if it can be serialized.
-      if (!measured && !nestsDeeperThan(labelled, MAX_EVENT_DEPTH)) processedBytes += eventBytes(labelled);
+      if (!measured && !nestsDeeperThan(labelled, MAX_EVENT_DEPTH)) processedBytes += measureEventSize(labelled);
     }
-    return this.storeBatch(dataset, preparer.finish(), receivedNs, processedBytes);
+    return (await this.storeBatch(dataset, preparer.finish(), receivedNs, processedBytes)).status;
   }
 
-  private async storeBatch(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint, processedBytes: number): Promise<IngestStatus> {
+  private async storeBatch(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint, processedBytes: number): Promise<IngestOutcome> {
     const failures: EventFailure[] = batch.failures;
     let ingested = 0;
     let blocksCreated = 0;
@@ -225,7 +287,7 @@ export class IngestService {
       }
       if (outcome.rejected.size > 0) failures.sort((a, b) => a.index - b.index);
     }
-    return {
+    const status: IngestStatus = {
       ingested,
       failed: failures.length,
       failures: failures.map((failure) => ({ timestamp: formatNs(failure.time), error: failure.error })),
@@ -233,6 +295,7 @@ export class IngestService {
       blocksCreated,
       walLength: this.store.walBytes(),
     };
+    return { status, failures: failures.map((failure) => ({ index: failure.index, error: failure.error })) };
   }
 }
 

@@ -3,9 +3,10 @@
 // through `quoteLiteral` (or a statement parameter), never raw.
 import { quoteLiteral } from '../../../events/layout';
 import type { LiteralValue } from '../../syntax/ast';
-import type { AplType, TExpr } from '../../semantic/plan';
+import type { AplType, Rel, TExpr } from '../../semantic/plan';
 import { STRING_TOO_LONG, type SqlValue } from '../dialect';
 import { callSql } from './functions';
+import { operatorCallSql } from './operator-calls';
 
 export const SQL_TYPE: Record<AplType, string> = {
   bool: 'BOOLEAN',
@@ -21,6 +22,9 @@ export const SQL_TYPE: Record<AplType, string> = {
 const TEXT_TYPES: ReadonlySet<AplType> = new Set(['string', 'dynamic']);
 
 export class ExprWriter {
+  /** SQL of a whole plan node, for expressions holding a subquery (`x in (T)`). */
+  relationSql?: (rel: Rel) => string;
+
   constructor(
     private readonly params: SqlValue[],
     /** SQL for a column id (qualified inside joins). */
@@ -49,7 +53,9 @@ export class ExprWriter {
 
   /** Writes a child expression with another column resolver (join keys). */
   withColumns(column: (id: string) => string): ExprWriter {
-    return new ExprWriter(this.params, column, this.maxStringBytes);
+    const writer = new ExprWriter(this.params, column, this.maxStringBytes);
+    if (this.relationSql) writer.relationSql = this.relationSql;
+    return writer;
   }
 
   write(expr: TExpr): string {
@@ -59,7 +65,7 @@ export class ExprWriter {
       case 'literal':
         return this.literal(expr.value, expr.type);
       case 'call':
-        return this.bounded(expr, callSql(this, expr));
+        return this.bounded(expr, operatorCallSql(this, expr) ?? callSql(this, expr));
     }
   }
 
