@@ -1,16 +1,19 @@
 // A seeded, bounded fuzz of the whole server through HTTP: a few thousand generated inputs
-// across ingest (JSON, NDJSON, CSV, encodings, parameters), APL, legacy queries and GraphQL,
-// sent by a token that can write only the fuzz dataset. No answer may be a 5xx (nor a GraphQL
+// across ingest (JSON, NDJSON, CSV, encodings, parameters), the shippers' doors (OTLP, Elasticsearch
+// bulk, Loki, HEC, logplex), APL, legacy queries and GraphQL, sent by a token that can write only
+// the fuzz dataset. No answer may be a 5xx (nor a GraphQL
 // INTERNAL_SERVER_ERROR), and afterwards the server must be alive with a canary dataset's
 // events exactly as they were. The seed is fixed, so a failure names an input that replays.
 import zlib from 'node:zlib';
+import { init as initZstd } from '@bokuweb/zstd-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGGREGATE_FUNCTIONS } from '../src/apl/semantic/aggregates';
 import { SCALAR_FUNCTIONS } from '../src/apl/semantic/functions';
+import { shipperCase } from './helpers/fuzz-shippers';
 import { startTestServer, type TestServer } from './helpers/server';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
-const ROUNDS = { ingest: 900, apl: 900, legacy: 500, graphql: 700 };
+const ROUNDS = { ingest: 900, shippers: 500, apl: 900, legacy: 500, graphql: 700 };
 
 /** mulberry32: small, fast, and the same sequence everywhere. */
 function random(seed: number) {
@@ -105,9 +108,26 @@ const BASE_APL = [
   "let m = 10; ['fuzz'] | where status > m | sort by _time asc | take m",
   "['fuzz'] | extend d = todynamic(a) | where d.b == 1 or isnull(d) | count",
   "['fuzz'] | join kind=leftouter (['fuzz'] | project a, k = status) on a | summarize count() by k",
+  "union withsource=t ['fuzz'], (['fuzz'] | extend z = 1) | summarize count() by t",
+  "['fuzz'] | make-series c = count() default=0 on _time from ago(1d) to now() step 1h by a",
+  "['fuzz'] | extend d = pack_array(status, a) | mv-expand with_itemindex=i d to typeof(string) | take 5",
+  "let f = (x:long, y:string) { strcat(tostring(x * 2), y) }; ['fuzz'] | extend s = f(status, a) | take 3",
+  "let T = view () { ['fuzz'] | where status > 0 }; T | top-nested 2 of a by count() | take 4",
+  "datatable(k:string, v:long) ['GET x1', 1, 'POST', 2] | lookup kind=leftouter (['fuzz'] | project k = a, status) on k",
+  "['fuzz'] | parse-kv a as (x:string, y:long) with (pair_delimiter=' ', kv_delimiter='=') | redact 'x' | take 2",
+  "['fuzz'] | where a in (['fuzz'] | where status > 100 | project a) | summarize arg_max(status, *) by a",
+  "print x = 1, y = strcat('a', 'b') | extend z = x + 1",
+  "search in (['fuzz']) \"GET\" | count",
 ];
 const PIECES = ['|', '(', ')', ',', '"', "'", 'by', 'where', '==', 'summarize', 'count()', '1h', 'null', '[', ']', '.', 'dynamic([1,{"a":[]}])', '*', '-', 'not(', 'strcat(', 'extract("(a)", 9223372036854775807, a)', 'strrep(a, 100000)', '9223372036854775808', '1e400', 'datetime(2024-13-45)', 'let x = ', ';', 'take 0', 'ago(99999999999999d)', 'range(', '!in~', '@"\\d"'];
 const FUNCTIONS = [...Object.keys(SCALAR_FUNCTIONS), ...Object.keys(AGGREGATE_FUNCTIONS)];
+
+/** A function body defining a function that defines a function..., `levels` deep. */
+function nestedFunctions(levels: number): string {
+  let body = 'x + 1';
+  for (let i = 1; i < levels; i++) body = `let g = (x:long) { ${body} }; g(x)`;
+  return body;
+}
 
 function aplCase(): string {
   const roll = next();
@@ -126,6 +146,10 @@ function aplCase(): string {
       `['fuzz'] | where ${Array.from({ length: depth }, (_, i) => `status == ${i}`).join(' or ')}`,
       `['fuzz']${' | where status >= 0'.repeat(Math.min(depth, 400))}`,
       `let a0 = 'ab'; ${Array.from({ length: Math.min(depth, 40) }, (_, i) => `let a${i + 1} = strcat(a${i}, a${i});`).join(' ')} ['fuzz'] | extend x = strlen(a${Math.min(depth, 40)})`,
+      // Functions calling the one before twice, and function bodies defining functions.
+      `let f0 = (x:string) { strcat(x, x) }; ${Array.from({ length: Math.min(depth, 30) }, (_, i) => `let f${i + 1} = (x:string) { f${i}(f${i}(x)) };`).join(' ')} ['fuzz'] | extend x = f${Math.min(depth, 30)}(a)`,
+      `let g = (x:long) { ${nestedFunctions(Math.min(depth, 300))} }; ['fuzz'] | extend y = g(status)`,
+      `['fuzz'] | where a in (${"['fuzz'] | where a in (".repeat(Math.min(depth, 200))}['fuzz'] | project a${') | project a'.repeat(Math.min(depth, 200))})`,
     ]);
   }
   let apl = pick(BASE_APL);
@@ -217,6 +241,7 @@ async function canarySummary() {
 }
 
 beforeAll(async () => {
+  await initZstd();
   server = await startTestServer();
   for (const name of ['canary', 'fuzz']) expect((await server.request('/v2/datasets', json({ name }))).status).toBe(200);
   expect((await server.request('/v1/datasets/canary/ingest', json(CANARY))).status).toBe(200);
@@ -238,6 +263,15 @@ describe(`fuzz (seed ${SEED})`, () => {
       cases.push(async () => {
         const response = await server.request(input.path, { method: 'POST', headers: input.headers, body: input.body as BodyInit, auth: fuzzToken });
         record('ingest', { ...input, body: input.body.toString('latin1').slice(0, 200) }, response.status, await response.text());
+      });
+    }
+    for (let i = 0; i < ROUNDS.shippers; i++) {
+      const input = shipperCase({ next, int, pick, chance });
+      cases.push(async () => {
+        const { scheme, ...request } = input;
+        const headers = { ...request.headers, ...(scheme === 'splunk' ? { authorization: `Splunk ${fuzzToken}` } : {}) };
+        const response = await server.request(request.path, { method: 'POST', headers, body: request.body as BodyInit, auth: scheme === 'splunk' ? false : fuzzToken });
+        record(input.kind, { ...request, body: request.body.toString('latin1').slice(0, 200) }, response.status, await response.text());
       });
     }
     for (let i = 0; i < ROUNDS.apl; i++) {

@@ -34,6 +34,13 @@ afterAll(async () => {
   await small.close();
 });
 
+/** A function whose body defines a function whose body defines..., `levels` deep. */
+function nestedFunctions(levels: number): string {
+  let body = 'x + 1';
+  for (let i = 1; i < levels; i++) body = `let g = (x:long) { ${body} }; g(x)`;
+  return `let g = (x:long) { ${body} };`;
+}
+
 async function expectAlive(target = server) {
   expect((await target.request('/healthz')).status).toBe(200);
   const { status, body } = await apl(target, "['limits'] | count");
@@ -50,6 +57,14 @@ describe('APL nesting and size', () => {
     ['5,000 unary minus signs', `['limits'] | extend x = ${'- '.repeat(5000)}n`],
     ['300 nested subqueries', `${'('.repeat(300)}['limits']${')'.repeat(300)} | count`],
     ['a 2,000-level dynamic literal', `['limits'] | extend x = dynamic(${'['.repeat(2000)}${']'.repeat(2000)})`],
+    ['functions defined 150 deep inside function bodies', `${nestedFunctions(150)} ['limits'] | extend y = g(n)`],
+    ['a view nesting 300 parenthesised subqueries', `let v = view () { ${'('.repeat(300)}['limits']${')'.repeat(300)} }; v | count`],
+    ['200 nested in-subqueries', `['limits'] | where word in (${"['limits'] | where word in (".repeat(200)}['limits'] | project word${') | project word'.repeat(200)})`],
+    ['a union of 300 nested subqueries', `union ${'('.repeat(300)}['limits']${')'.repeat(300)}, ['limits'] | count`],
+    ['an mv-expand of 300 nested calls', `['limits'] | mv-expand x = ${'pack_array('.repeat(300)}n${')'.repeat(300)}`],
+    ['a make-series step in 300 parentheses', `['limits'] | make-series c = count() on _time step ${'('.repeat(300)}1h${')'.repeat(300)}`],
+    ['a datatable holding a 300-level dynamic', `datatable(d:dynamic) [dynamic(${'['.repeat(300)}${']'.repeat(300)})] | count`],
+    ['a 3,000-term product in top-nested', `['limits'] | top-nested 2 of ${Array(3000).fill('n').join(' * ')} by count()`],
   ])('refuses %s as too deep', async (_name, text) => {
     const { status, body } = await apl(server, text);
     expect(status).toBe(400);
@@ -74,6 +89,48 @@ describe('APL nesting and size', () => {
     const { status, body } = await apl(server, `let a0 = 'abcdefghij'; ${statements} ['limits'] | extend x = strlen(a${lets})`);
     expect(status).toBe(400);
     expect(body.error).toMatch(/more than 20000 operations once its let names are replaced/);
+  });
+
+  it('refuses functions that call the one before twice, however little of them stays in the plan', async () => {
+    // Each level doubles what the one before stands for: 2^30 strcat calls at the top.
+    const doubling = Array.from({ length: 30 }, (_, i) => `let f${i + 1} = (x:string) { f${i}(f${i}(x)) };`).join(' ');
+    const expanded = await apl(server, `let f0 = (x:string) { strcat(x, x) }; ${doubling} ['limits'] | extend y = strlen(f30(word))`);
+    expect(expanded.status).toBe(400);
+    expect(expanded.body.error).toMatch(/more than 20000 operations once its let names are replaced by their values and its function calls by their bodies/);
+    expect(expanded.body.limit).toBe('expressionNodes');
+    // Each level binds the one before twice in let statements it never uses: the answer would be
+    // `x`, but binding it would take 2^30 steps.
+    const unused = Array.from({ length: 30 }, (_, i) => `let f${i + 1} = (x:string) { let u = f${i}(x); let v = f${i}(x); x };`).join(' ');
+    const wasted = await apl(server, `let f0 = (x:string) { strcat(x, x) }; ${unused} ['limits'] | where n == 1 | project y = f30(word)`);
+    expect(wasted.status).toBe(400);
+    expect(wasted.body.limit).toBe('expressionNodes');
+    // A few levels are fine: f0 doubles its argument, f1 quadruples it, f2 16 times, f3 256 times.
+    const small = Array.from({ length: 3 }, (_, i) => `let f${i + 1} = (x:string) { f${i}(f${i}(x)) };`).join(' ');
+    const fits = await apl(server, `let f0 = (x:string) { strcat(x, x) }; ${small} ['limits'] | where n == 1 | project y = strlen(f3(word))`);
+    expect(fits.status).toBe(200);
+    // word is "w1": 2 characters.
+    expect(fits.body.tables[0].columns[0]).toEqual([2 * 2 ** 8]);
+    await expectAlive();
+  });
+
+  it('counts a subquery where its expression is written out, each time', async () => {
+    // About 12,000 nodes in the subquery's filter: inside the 20,000 once, past it twice.
+    const many = Array.from({ length: 3000 }, (_, i) => `n == ${i}`).join(' or ');
+    const once = await apl(server, `let p = (v:long) { v in (['limits'] | where ${many} | project n) }; ['limits'] | where p(n) | count`);
+    expect(once.status, JSON.stringify(once.body)).toBe(200);
+    expect(once.body.tables[0].columns[0][0]).toBe(EVENTS.length);
+    const twice = await apl(server, `let p = (v:long) { v in (['limits'] | where ${many} | project n) }; ['limits'] | where p(n) and p(n + 1) | count`);
+    expect(twice.status).toBe(400);
+    expect(twice.body.limit).toBe('expressionNodes');
+  });
+
+  it('refuses a view used so often that its operators pass the limit', async () => {
+    const view = `let v = view () { ['limits'] | where n >= 0 | where n < 100 | extend m = n };`;
+    const uses = await apl(server, `${view} union ${Array(80).fill('v').join(', ')} | count`);
+    expect(uses.status).toBe(400);
+    expect(uses.body.error).toMatch(/more than 200 tabular operators/);
+    const fits = await apl(server, `${view} union ${Array(10).fill('v').join(', ')} | count`);
+    expect(fits.body.tables[0].columns[0][0]).toBe(10 * EVENTS.length);
   });
 
   it('refuses tabular lets that double a union, counting every expanded operator', async () => {
