@@ -157,6 +157,23 @@ describe('APL nesting and size', () => {
     expect(pipes.body.tables[0].columns[0][0]).toBe(EVENTS.length);
   });
 
+  it('passes the fields of a dataset near the field limit through many operators and unions', async () => {
+    // 1,000 fields carried through 60 operators are 60,000 column references, none of them an operation.
+    for (const name of ['wide-a', 'wide-b']) {
+      expect((await server.request('/v2/datasets', json({ name }))).status).toBe(200);
+      const event = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`${name}_${i}`, i]));
+      expect((await server.request(`/v1/datasets/${name}/ingest`, json([event]))).status).toBe(200);
+    }
+    const extends60 = Array.from({ length: 60 }, (_, i) => ` | extend e${i} = ${i}`).join('');
+    const carried = await apl(server, `['wide-a']${extends60} | project total = e59 + ['wide-a_999']`);
+    expect(carried.status, JSON.stringify(carried.body)).toBe(200);
+    expect(carried.body.tables[0].columns[0]).toEqual([59 + 999]);
+    // 4 inputs of 2,000 fields each, most of them filled with nulls, then 20 operators over them.
+    const united = await apl(server, `union ['wide-a'], ['wide-b'], ['wide-a'], ['wide-b']${extends60.split(' | ').slice(0, 21).join(' | ')} | count`);
+    expect(united.status, JSON.stringify(united.body)).toBe(200);
+    expect(united.body.tables[0].columns[0]).toEqual([4]);
+  });
+
   it('refuses a constant argument no count or index can be, such as an extract group of 2^63', async () => {
     const { status, body } = await apl(server, "['limits'] | extend x = extract('(h)', 9223372036854775808, text)");
     expect(status).toBe(400);
