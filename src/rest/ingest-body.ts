@@ -77,8 +77,9 @@ function collect(payload: Readable, grant: Grant, declared: number | undefined, 
     let lastChunkAt = started;
     const rate = setInterval(() => {
       const now = Date.now();
-      // A body that has stopped altogether is the idle timer's to refuse, with its own reason.
-      if (now - lastChunkAt >= limits.idleTimeoutMs) return;
+      // A body that has stopped (nothing for half the idle timeout) is the idle timer's to
+      // refuse, with its own reason; this tick and that timer may otherwise fire in either order.
+      if (now - lastChunkAt >= limits.idleTimeoutMs / 2) return;
       const seconds = (now - started) / 1000;
       if (seconds * 1000 >= limits.idleTimeoutMs && received / seconds < limits.minBytesPerSecond) {
         finish(timedOut(`the request body arrived slower than ${limits.minBytesPerSecond} bytes per second; send it faster or in smaller requests`));
