@@ -11,6 +11,7 @@ import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
+import { ShipperService } from './shippers/service';
 
 export interface Services extends EventServices {
   config: Config;
@@ -22,6 +23,7 @@ export interface Services extends EventServices {
   mapFields: MapFieldService;
   retention: RetentionSweeper;
   queries: QueryService;
+  shippers: ShipperService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -40,7 +42,8 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries };
+  const shippers = new ShipperService(events.ingest, datasets, mapFields);
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

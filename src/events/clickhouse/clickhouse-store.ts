@@ -13,7 +13,7 @@ import { goDurationSql } from '../../apl/dialect/clickhouse/formatting';
 import { createClickHouseRunner } from '../../apl/execution/clickhouse-runner';
 import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
 import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, SYSTEM_STORED_FIELDS, TIME_FIELD } from '../layout';
-import type { AppendBatch, AppendResult, EventStore, QueryOptions, QueryParams, QueryResult, StoredColumn } from '../store/store';
+import type { AppendBatch, AppendResult, EventStore, QueryOptions, QueryParams, QueryResult, StoredColumn, StoreHealth } from '../store/store';
 import { LayoutChangedError } from '../store/store';
 import { type ClickHouseExecutor, ClickHouseError, decodeRows } from './executor';
 import {
@@ -49,6 +49,9 @@ export class ClickHouseEventStore implements EventStore {
   private readonly known = new Set<string>();
   private readonly rowIds = new RowIdAllocator();
   private closing: Promise<void> | undefined;
+  private healthState: StoreHealth = { state: 'ok' };
+  private probing: Promise<void> | undefined;
+  private lastProbeAt = 0;
 
   private constructor(
     private readonly executor: ClickHouseExecutor,
@@ -74,6 +77,40 @@ export class ClickHouseEventStore implements EventStore {
     for (const [name] of rows as [string][]) store.known.add(name);
     return store;
   }
+
+  /** Whether the engine answered the last probe. */
+  health(): StoreHealth {
+    return { ...this.healthState };
+  }
+
+  /**
+   * Answers at once with what is known, and checks in the background, at most once a second,
+   * that the engine answers; a server that stops answering makes the store unhealthy until it
+   * answers again (each statement reaches it afresh, so nothing needs reopening).
+   */
+  probe(): StoreHealth {
+    if (!this.closing && !this.probing && Date.now() - this.lastProbeAt >= 1000) {
+      this.lastProbeAt = Date.now();
+      this.probing = this.executor
+        .query('SELECT 1', { settings: { max_execution_time: 10 }, signal: AbortSignal.timeout(10_000) })
+        .then(
+          () => {
+            this.healthState = { state: 'ok' };
+          },
+          (error: unknown) => {
+            if (this.closing) return;
+            this.healthState = { state: 'failed', reason: `ClickHouse does not answer: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+          },
+        )
+        .finally(() => {
+          this.probing = undefined;
+        });
+    }
+    return this.health();
+  }
+
+  /** The store never reopens itself: each statement reaches the engine afresh. */
+  onReopened(_listener: () => Promise<unknown> | unknown): void {}
 
   private get onCluster(): string {
     return this.cluster ? ` ON CLUSTER ${quoteIdentifier(this.cluster)}` : '';

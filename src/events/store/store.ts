@@ -5,10 +5,10 @@
 // field, the field name and type readable back from the table alone.
 import type { SqlDialect } from '../../apl/dialect/dialect';
 import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
-import type { AppendBatch, AppendResult, StoredColumn } from './event-store';
+import type { AppendBatch, AppendResult, StoredColumn, StoreHealth } from './event-store';
 import type { QueryOptions, QueryParams, QueryResult } from './query-runner';
 
-export type { AppendBatch, AppendResult, NewColumn, StoredColumn } from './event-store';
+export type { AppendBatch, AppendResult, NewColumn, StoredColumn, StoreHealth } from './event-store';
 export type { QueryOptions, QueryParams, QueryResult } from './query-runner';
 
 export interface EventStore {
@@ -23,6 +23,16 @@ export interface EventStore {
   readonly dialect: SqlDialect;
   /** Runs statements of `dialect` for the APL engine, within their time budget. */
   readonly aplRunner: AplRunner;
+
+  /** Whether the store can serve, and why not. */
+  health(): StoreHealth;
+  /**
+   * The store's health for a health check: answers at once with what is known and checks in the
+   * background, at most once a second, that the engine still answers.
+   */
+  probe(): StoreHealth;
+  /** Runs after the store reopened itself (after a fatal error), once its tables are loaded. */
+  onReopened(listener: () => Promise<unknown> | unknown): void;
 
   /** True when the table is known to exist (created or seen by this instance). */
   hasTable(table: string): boolean;

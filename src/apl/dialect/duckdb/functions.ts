@@ -357,7 +357,8 @@ const RULES: Record<string, Rule> = {
     if (side !== 'start') sql = `regexp_replace(${sql}, ${trailing}, '')`;
     return sql;
   },
-  strrep: (_w, _e, a) => `CASE WHEN ${a(1)} <= 0 THEN '' ELSE concat(repeat(concat(${a(0)}, ${a(2)}), CAST(${a(1)} - 1 AS BIGINT)), ${a(0)}) END`,
+  strrep: (w, _e, a) =>
+    `CASE WHEN ${a(1)} <= 0 THEN '' ${w.lengthGuard(`CAST(strlen(concat(${a(0)}, ${a(2)})) AS DOUBLE) * ${a(1)}`)} ELSE concat(repeat(concat(${a(0)}, ${a(2)}), CAST(${a(1)} - 1 AS BIGINT)), ${a(0)}) END`,
   countof: (w, e, a) =>
     e.options?.regex
       ? `CAST(len(regexp_extract_all(${a(0)}, ${regexArg(w, e.args[1]!, () => a(1))}, 0)) AS BIGINT)`
