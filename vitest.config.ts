@@ -16,18 +16,23 @@ const POSTGRES_SUITES = process.env.POSTGRES_TEST_SUITES?.split(',') ?? [
 ];
 
 // Suites that run a second time with events in ClickHouse embedded (chdb, EVENT_STORE=chdb and
-// the ClickHouse dialect): the APL conformance tables and every suite that ingests or queries
-// through the API. CHDB_TEST_SUITES (comma-separated globs) replaces the list.
+// the ClickHouse dialect): the APL conformance tables, the engine's injection and pagination
+// suites, and every suite that ingests or queries through the API (the shippers' doors included)
+// or fuzzes it. CHDB_TEST_SUITES (comma-separated globs) replaces the list.
 const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/clickhouse/**/*.test.ts',
   'test/apl/conformance*.test.ts',
   'test/apl/legacy.test.ts',
   'test/apl/robustness.test.ts',
   'test/apl/timeout.test.ts',
+  'test/apl/injection.test.ts',
+  'test/apl/pagination.test.ts',
   'test/events/http-ingest.test.ts',
   'test/events/sdk.test.ts',
   'test/queries/*.test.ts',
   'test/datasets/*.test.ts',
+  'test/shippers/{edge-query,elastic,hec,heroku,loki,otlp,zstd-ingest}.test.ts',
+  'test/fuzz.test.ts',
 ];
 
 /** True when the optional chdb package is installed (CI installs it; elsewhere it may be absent). */

@@ -51,6 +51,12 @@ export interface TestDatabase {
   query(apl: string, request?: Omit<AplRequest, 'apl'>): Promise<QueryResult>;
   /** Rows of the first table as objects keyed by field name. */
   rows(apl: string, request?: Omit<AplRequest, 'apl'>): Promise<Record<string, unknown>[]>;
+  /** Runs a statement in the engine's own SQL (DuckDB's, or ClickHouse's on chdb). */
+  execute(sql: string): Promise<void>;
+  /** The first value of the first row of a statement in the engine's own SQL. */
+  scalar(sql: string): Promise<unknown>;
+  /** A name quoted as an identifier of the engine's SQL. */
+  quote(name: string): string;
   close(): void | Promise<void>;
 }
 
@@ -81,6 +87,13 @@ export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<
     async rows(apl, request) {
       return tableRows(await query(apl, request));
     },
+    async execute(sql) {
+      await connection.run(sql);
+    },
+    async scalar(sql) {
+      return (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
+    },
+    quote: quoteIdentifier,
     close() {
       connection.closeSync();
       instance.closeSync();
@@ -96,7 +109,7 @@ export function tableRows(result: QueryResult): Record<string, unknown>[] {
 
 async function createChdbDatabase(now: string): Promise<TestDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-chdb-'));
-  const executor = await ChdbExecutor.open(dir, CLICKHOUSE_QUERY_SETTINGS);
+  const executor = await ChdbExecutor.open(dir, { ...CLICKHOUSE_QUERY_SETTINGS, mutations_sync: 2, lightweight_deletes_sync: 2 });
   const datasets = new Map<string, DatasetSchema>();
   const deps: EngineDeps = {
     resolveDatasets: async (names) => names.flatMap((name) => (datasets.has(name) ? [datasets.get(name)!] : [])),
@@ -119,6 +132,14 @@ async function createChdbDatabase(now: string): Promise<TestDatabase> {
     async rows(apl, request) {
       return tableRows(await query(apl, request));
     },
+    async execute(sql) {
+      // Deletes are made synchronous for the user (a SETTINGS clause would end an INSERT's values).
+      await executor.command(sql);
+    },
+    async scalar(sql) {
+      return (await executor.query(sql)).rows[0]?.[0];
+    },
+    quote: quoteClickHouse,
     async close() {
       await executor.close();
       rmSync(dir, { recursive: true, force: true });

@@ -2,8 +2,7 @@
 // names are tried in every place the compiler writes them, and must come back as data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareQuery, parseQuery } from '../../src/apl';
-import { quoteIdentifier } from '../../src/events/layout';
-import { addDataset, createTestDatabase, type TestDatabase } from './fixtures';
+import { addDataset, createTestDatabase, ON_CHDB, type TestDatabase } from './fixtures';
 
 const EVIL = `x'); DROP TABLE victim; --`;
 const EVIL_DOUBLE = `y"); DROP TABLE victim; --`;
@@ -12,13 +11,12 @@ const EVIL_FIELD = `f"; DROP TABLE victim; --`;
 let db: TestDatabase;
 
 async function victimCount(): Promise<number> {
-  const reader = await db.connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier('victim')}`);
-  return Number(reader.getRows()[0]![0]);
+  return Number(await db.scalar(`SELECT count(*) FROM ${db.quote('victim')}`));
 }
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await db.connection.run('CREATE TABLE victim AS SELECT * FROM range(3) t(i)');
+  await db.execute(ON_CHDB ? 'CREATE TABLE victim ENGINE = MergeTree ORDER BY i AS SELECT number AS i FROM numbers(3)' : 'CREATE TABLE victim AS SELECT * FROM range(3) t(i)');
   const schema = await addDataset(
     db,
     `evil'] | count; DROP TABLE victim; --`,
@@ -34,7 +32,11 @@ beforeAll(async () => {
   );
   // A table name that is itself hostile: the compiler must quote it as an identifier.
   const hostileTable = `t"; DROP TABLE victim; --`;
-  await db.connection.run(`ALTER TABLE ${quoteIdentifier(schema.table)} RENAME TO ${quoteIdentifier(hostileTable)}`);
+  await db.execute(
+    ON_CHDB
+      ? `RENAME TABLE ${db.quote(schema.table)} TO ${db.quote(hostileTable)}`
+      : `ALTER TABLE ${db.quote(schema.table)} RENAME TO ${db.quote(hostileTable)}`,
+  );
   schema.table = hostileTable;
 });
 
@@ -98,12 +100,18 @@ describe('SQL injection', () => {
   it('writes user strings into the statement only as escaped literals', async () => {
     const prepared = await prepareQuery(parseQuery(`${DATASET} | where msg == "${EVIL}" or msg contains "${EVIL}" or msg matches regex "${EVIL}"`), {}, db.deps);
     expect(prepared.statement.sql).not.toContain(EVIL);
-    expect(prepared.statement.sql).toContain(EVIL.replaceAll("'", "''"));
+    // DuckDB doubles a quote inside a literal; ClickHouse escapes it with a backslash.
+    expect(prepared.statement.sql).toContain(ON_CHDB ? EVIL.replaceAll("'", "\\'") : EVIL.replaceAll("'", "''"));
   });
 
-  it('passes text a literal cannot carry as a statement parameter', async () => {
+  it('passes text a literal cannot carry as a statement parameter (DuckDB) or as an escape (ClickHouse)', async () => {
     const prepared = await prepareQuery(parseQuery(`${DATASET} | where msg == "a\u0000b" | count`), {}, db.deps);
-    expect(prepared.statement.params).toEqual(['a\u0000b']);
+    if (ON_CHDB) {
+      expect(prepared.statement.params).toEqual([]);
+      expect(prepared.statement.sql).toContain("'a\\0b'");
+    } else {
+      expect(prepared.statement.params).toEqual(['a\u0000b']);
+    }
     expect(await db.rows(`${DATASET} | where msg != "a\u0000b" | count`)).toEqual([{ count: 2 }]);
   });
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors';
 import type { QueryResult } from '../../src/apl';
-import { addDataset, createTestDatabase, type TestDatabase, type TestEvent } from './fixtures';
+import { addDataset, createTestDatabase, ON_CHDB, type TestDatabase, type TestEvent } from './fixtures';
 
 const COUNT = 25_000;
 const PER_TIMESTAMP = 7;
@@ -105,13 +105,13 @@ describe('cursor pagination', () => {
     const { seen } = await cursorWalk("['big']", 2000, 'minCursor', 2000, async (page) => {
       if (page !== 2 || inserted) return;
       inserted = true;
-      const values = Array.from({ length: 50 }, (_, i) => `(make_timestamp_ns(${BASE + 10_000n * STEP + BigInt(i)}), make_timestamp_ns(${BASE}), ${100_000 + i}, ${-i})`);
-      const table = db.datasets.get('big')!.table;
-      await db.connection.run(`INSERT INTO "${table}" VALUES ${values.join(', ')}`);
+      const time = (nanos: bigint) => (ON_CHDB ? `fromUnixTimestamp64Nano(toInt64(${nanos}))` : `make_timestamp_ns(${nanos})`);
+      const values = Array.from({ length: 50 }, (_, i) => `(${time(BASE + 10_000n * STEP + BigInt(i))}, ${time(BASE)}, ${100_000 + i}, ${-i})`);
+      await db.execute(`INSERT INTO ${db.quote(db.datasets.get('big')!.table)} VALUES ${values.join(', ')}`);
     });
     expect(inserted).toBe(true);
     expect(seen).toEqual(newestFirst());
-    await db.connection.run(`DELETE FROM "${db.datasets.get('big')!.table}" WHERE "_rowId" >= 100000`);
+    await db.execute(`DELETE FROM ${db.quote(db.datasets.get('big')!.table)} WHERE ${db.quote('_rowId')} >= 100000`);
   });
 
   it('rejects forged and malformed cursors with a client error', async () => {

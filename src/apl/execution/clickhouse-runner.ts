@@ -2,7 +2,9 @@
 // ClickHouse itself (`max_execution_time`), which stops the statement inside the engine;
 // values come back as the engine's other runners give them (64-bit integers as bigint).
 import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, decodeRows } from '../../events/clickhouse/executor';
+import { resultTooLarge, rowBytes } from '../../events/store/result-size';
 import { invalidInput, timedOut } from '../../errors';
+import { STRING_TOO_LONG } from '../dialect/dialect';
 import type { QueryRunner, RowValue } from './runner';
 
 /**
@@ -13,20 +15,28 @@ const CALLER_ERRORS = new Set([6, 27, 36, 38, 41, 43, 53, 69, 70, 72, 128, 153, 
 
 export function createClickHouseRunner(executor: ClickHouseExecutor): QueryRunner {
   return {
-    async run(statement, { timeoutMs, signal }) {
+    async run(statement, { timeoutMs, signal, maxResultBytes }) {
       if (statement.params.length) throw new Error('the ClickHouse dialect writes values into the statement, never as parameters');
       try {
         const result = await executor.query(statement.sql, {
           settings: { max_execution_time: Math.max(0.001, timeoutMs / 1000), timeout_overflow_mode: 'throw' },
           ...(signal ? { signal } : {}),
         });
-        return { rows: decodeRows(result, 'nanos') as RowValue[][] };
+        const rows = decodeRows(result, 'nanos') as RowValue[][];
+        if (maxResultBytes !== undefined) {
+          let bytes = 0;
+          for (const row of rows) if ((bytes += rowBytes(row)) > maxResultBytes) throw resultTooLarge(maxResultBytes);
+        }
+        return { rows };
       } catch (error) {
         if (signal?.aborted) throw timedOut('the query was cancelled because its caller went away');
         if (error instanceof ClickHouseError) {
           if (error.code === CLICKHOUSE_ERROR.TIMEOUT_EXCEEDED || error.code === CLICKHOUSE_ERROR.QUERY_WAS_CANCELLED) {
             throw timedOut(`the query ran longer than its time budget of ${timeoutMs} ms and was cancelled`);
           }
+          const tooLong = new RegExp(`${STRING_TOO_LONG} \\d+ bytes \\(APL_MAX_STRING_BYTES\\)`).exec(error.message);
+          if (tooLong) throw invalidInput(`the query could not run: ${tooLong[0]}`);
+          if (error.code === CLICKHOUSE_ERROR.TOO_DEEP_RECURSION) throw invalidInput('the query nests deeper than the event store can compile: simplify it');
           if (CALLER_ERRORS.has(error.code)) throw invalidInput(`the query could not run: ${firstLine(error.message)}`);
         }
         throw error;

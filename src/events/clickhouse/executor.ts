@@ -78,6 +78,7 @@ export const CLICKHOUSE_ERROR = {
   UNKNOWN_TABLE: 60,
   TIMEOUT_EXCEEDED: 159,
   QUERY_WAS_CANCELLED: 394,
+  TOO_DEEP_RECURSION: 306,
 } as const;
 
 /** The code in a ClickHouse message ("Code: 159. DB::Exception: ..."), or 0. */

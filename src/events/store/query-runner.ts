@@ -1,7 +1,8 @@
 // Runs the query engine's SQL on read connections of their own, with a time budget: when the
 // budget runs out (or the caller aborts) the running statement is interrupted inside DuckDB.
 import { type DuckDBConnection, type DuckDBValue, JSDuckDBValueConverter } from '@duckdb/node-api';
-import { limitExceeded, timedOut } from '../../errors';
+import { timedOut } from '../../errors';
+import { resultTooLarge, rowBytes } from './result-size';
 
 export type QueryParams = DuckDBValue[] | Record<string, DuckDBValue>;
 
@@ -20,13 +21,6 @@ export interface QueryOptions {
    * values by a fixed estimate), before the rest of it is read into memory.
    */
   maxResultBytes?: number;
-}
-
-/** Bytes a row's values take in memory, roughly: strings by length, anything else 8. */
-function rowBytes(row: readonly unknown[]): number {
-  let bytes = 0;
-  for (const value of row) bytes += typeof value === 'string' ? value.length + 8 : 8;
-  return bytes;
 }
 
 export interface QueryColumn {
@@ -84,9 +78,7 @@ export class QueryRunner {
           if (options.maxResultBytes !== undefined) {
             bytes += rowBytes(row);
             if (bytes > options.maxResultBytes) {
-              throw limitExceeded(
-                `the result is larger than ${options.maxResultBytes} bytes (QUERY_MAX_RESULT_BYTES): add a limit, project fewer fields or aggregate`,
-              );
+              throw resultTooLarge(options.maxResultBytes);
             }
           }
           rows.push(row);

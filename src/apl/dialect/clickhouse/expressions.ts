@@ -6,6 +6,7 @@
 import { quoteLiteral } from '../../../events/clickhouse/layout';
 import type { LiteralValue } from '../../syntax/ast';
 import type { AplType, Rel, TExpr } from '../../semantic/plan';
+import { STRING_TOO_LONG } from '../dialect';
 import { callSql } from './functions';
 import { operatorCallSql } from './operator-calls';
 
@@ -23,12 +24,20 @@ export const SQL_TYPE: Record<AplType, string> = {
 /** The Nullable type of an APL type (every value may be null). */
 export const nullableType = (type: AplType) => `Nullable(${SQL_TYPE[type]})`;
 
+const TEXT_TYPES: ReadonlySet<AplType> = new Set(['string', 'dynamic']);
+
 export class ExprWriter {
   /** SQL of a whole plan node, for expressions holding a subquery (`x in (T)`). */
   relationSql?: (rel: Rel) => string;
 
-  /** @param column SQL for a column id (qualified inside joins). */
-  constructor(readonly column: (id: string) => string) {}
+  /**
+   * @param column SQL for a column id (qualified inside joins).
+   * @param maxStringBytes Longest string a call may produce (unbounded when undefined).
+   */
+  constructor(
+    readonly column: (id: string) => string,
+    readonly maxStringBytes?: number,
+  ) {}
 
   /** A string value as a literal (ClickHouse literals carry any text, NUL included). */
   text(value: string): string {
@@ -42,7 +51,7 @@ export class ExprWriter {
 
   /** Writes a child expression with another column resolver (join keys). */
   withColumns(column: (id: string) => string): ExprWriter {
-    const writer = new ExprWriter(column);
+    const writer = new ExprWriter(column, this.maxStringBytes);
     if (this.relationSql) writer.relationSql = this.relationSql;
     return writer;
   }
@@ -54,8 +63,33 @@ export class ExprWriter {
       case 'literal':
         return this.literal(expr.value, expr.type);
       case 'call':
-        return operatorCallSql(this, expr) ?? callSql(this, expr);
+        return this.bounded(expr, operatorCallSql(this, expr) ?? callSql(this, expr));
     }
+  }
+
+  /**
+   * Text built from text (strcat, replace, strrep, JSON packing, ...) can grow with every call:
+   * such a call's result fails the statement once it is longer than `maxStringBytes`, as on the
+   * DuckDB dialect, so no chain of calls can build more. The lambda evaluates the call once.
+   */
+  private bounded(expr: Extract<TExpr, { kind: 'call' }>, sql: string): string {
+    if (this.maxStringBytes === undefined || !TEXT_TYPES.has(expr.type) || !expr.args.some((arg) => TEXT_TYPES.has(arg.type))) return sql;
+    return `arrayMap(bounded -> if(${this.tooLong('length(bounded)')} = 0, bounded, bounded), [${sql}])[1]`;
+  }
+
+  /** 0, or fails the statement when `lengthSql` passes `maxStringBytes`. */
+  private tooLong(lengthSql: string): string {
+    const limit = Math.floor(this.maxStringBytes ?? 0);
+    return `throwIf(${lengthSql} > ${limit}, ${quoteLiteral(`${STRING_TOO_LONG} ${limit} bytes (APL_MAX_STRING_BYTES)`)})`;
+  }
+
+  /**
+   * `sql`, checked first against the length it would build (for calls that multiply their
+   * input, such as strrep), so nothing longer than `maxStringBytes` is ever built.
+   */
+  lengthGuarded(lengthSql: string, sql: string): string {
+    if (this.maxStringBytes === undefined) return sql;
+    return `if(${this.tooLong(lengthSql)} = 0, ${sql}, '')`;
   }
 
   literal(value: LiteralValue, type: AplType): string {

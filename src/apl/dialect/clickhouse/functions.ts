@@ -431,7 +431,8 @@ const RULES: Record<string, Rule> = {
     if (side !== 'start') sql = `replaceRegexpOne(${sql}, ${trailing}, '')`;
     return sql;
   },
-  strrep: (_w, _e, a) => `if(${a(1)} <= 0, '', concat(repeat(concat(${a(0)}, ${a(2)}), toUInt64(greatest(${a(1)} - 1, 0))), ${a(0)}))`,
+  strrep: (w, _e, a) =>
+    `if(${a(1)} <= 0, '', ${w.lengthGuarded(`toFloat64(length(concat(${a(0)}, ${a(2)}))) * ${a(1)}`, `concat(repeat(concat(${a(0)}, ${a(2)}), toUInt64(greatest(${a(1)} - 1, 0))), ${a(0)})`)})`,
   countof: (w, e, a) =>
     e.options?.regex
       ? whenNotNull([a(0)], `toInt64(length(extractAll(${notNull(a(0))}, ${regexArg(w, e.args[1]!, () => a(1))})))`)

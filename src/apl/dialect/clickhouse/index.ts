@@ -4,7 +4,7 @@
 // `_time` select the granules of the (`_time`, `_rowId`) order key.
 import { columnIdentifier, dateTime64Sql, quoteIdentifier } from '../../../events/clickhouse/layout';
 import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
-import type { CompiledSql, SqlDialect } from '../dialect';
+import type { CompiledSql, CompileOptions, SqlDialect } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, nullableType } from './expressions';
 import { expandSql, seriesSql, windowSql } from './relations';
@@ -19,13 +19,22 @@ export const CLICKHOUSE_QUERY_SETTINGS = {
   output_format_json_escape_forward_slashes: 0,
   output_format_json_quote_64bit_integers: 0,
   output_format_json_quote_denormals: 0,
+  // APL bounds a query's nesting and operators (src/apl/limits.ts); each operator is a
+  // subquery here, so ClickHouse's own depth limits are set past what APL allows.
+  max_parser_depth: 20000,
+  max_ast_depth: 20000,
+  max_subquery_depth: 2000,
 };
 
 class Generator {
-  private readonly writer = new ExprWriter(id);
+  private readonly writer: ExprWriter;
 
   /** Per node, the columns something above reads; scans and projections leave out the rest. */
-  constructor(private readonly required: Map<Rel, Set<string>>) {
+  constructor(
+    private readonly required: Map<Rel, Set<string>>,
+    options: CompileOptions,
+  ) {
+    this.writer = new ExprWriter(id, options.maxStringBytes);
     this.writer.relationSql = (rel) => this.rel(rel);
   }
 
@@ -41,8 +50,17 @@ class Generator {
     switch (rel.op) {
       case 'scan':
         return this.scan(rel);
-      case 'filter':
-        return `SELECT * FROM (${this.rel(rel.input)}) AS t WHERE ${this.expr(rel.predicate)}`;
+      case 'filter': {
+        // Filters one over another become one WHERE, so long chains of `where` nest no deeper.
+        const predicates = [rel.predicate];
+        let input = rel.input;
+        while (input.op === 'filter') {
+          predicates.unshift(input.predicate);
+          input = input.input;
+        }
+        const where = predicates.length === 1 ? this.expr(rel.predicate) : predicates.map((predicate) => `(${this.expr(predicate)})`).join(' AND ');
+        return `SELECT * FROM (${this.rel(input)}) AS t WHERE ${where}`;
+      }
       case 'project': {
         const items = this.kept(rel).map((i) => `${this.expr(rel.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
         return `SELECT ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
@@ -168,8 +186,8 @@ class Generator {
 
 export const clickhouseDialect: SqlDialect = {
   name: 'clickhouse',
-  compile(rel: Rel, columns: RelColumn[]): CompiledSql {
-    const generator = new Generator(requiredColumns(rel, columns));
+  compile(rel: Rel, columns: RelColumn[], options: CompileOptions = {}): CompiledSql {
+    const generator = new Generator(requiredColumns(rel, columns), options);
     const body = generator.rel(rel);
     // Datetimes are already nanoseconds and dynamic values JSON text: columns leave as they are.
     const sql = `SELECT ${columns.map((column) => id(column.id)).join(', ')} FROM (${body}) AS result`;
