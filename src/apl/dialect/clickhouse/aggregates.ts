@@ -5,6 +5,7 @@ import type { AggregateCall, AplType } from '../../semantic/plan';
 import type { ExprWriter } from './expressions';
 import { timestampTextSql } from './formatting';
 import { convertSql, doubleToInt, jsonArrayOf, notNull } from './functions';
+import { unsupportedOnClickHouse } from './unsupported';
 
 /** `-If` form of an aggregate when there is a condition. */
 const maybeIf = (fn: string, args: string[], condition?: string) => (condition ? `${fn}If(${[...args, condition].join(', ')})` : `${fn}(${args.join(', ')})`);
@@ -123,7 +124,7 @@ export function aggregateSql(w: ExprWriter, agg: AggregateCall): string {
       return `arrayMap(h -> ${json}, [${buckets}])[1]`;
     }
     default:
-      throw new Error(`the ClickHouse dialect has no aggregation ${agg.fn}`);
+      throw unsupportedOnClickHouse(agg.fn);
   }
 }
 

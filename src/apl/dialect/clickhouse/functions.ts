@@ -6,6 +6,7 @@ import type { AplType, TExpr } from '../../semantic/plan';
 import { type ExprWriter, literalString, nullableType } from './expressions';
 import { asDateTime, floorDiv, formatDateTimeSql, formatTimespanSql, goDurationSql, rfc3339Sql } from './formatting';
 import { captureGroups, escapeRegex, termRegex, WORD } from './regex';
+import { unsupportedOnClickHouse } from './unsupported';
 
 type CallExpr = Extract<TExpr, { kind: 'call' }>;
 type Rule = (w: ExprWriter, e: CallExpr, a: (i: number) => string) => string;
@@ -590,7 +591,7 @@ function emptiness(type: AplType, x: string): string {
 
 export function callSql(w: ExprWriter, e: CallExpr): string {
   const rule = RULES[e.fn];
-  if (!rule) throw new Error(`the ClickHouse dialect has no rule for ${e.fn}`);
+  if (!rule) throw unsupportedOnClickHouse(e.fn);
   const cache = new Map<number, string>();
   const arg = (i: number) => {
     let sql = cache.get(i);
