@@ -5,7 +5,7 @@
 // stopped inside ClickHouse by `max_execution_time`, and one whose caller goes away is
 // cancelled as its HTTP request is aborted.
 import { Readable } from 'node:stream';
-import { type ClickHouseClient, ClickHouseError as ClientError, createClient } from '@clickhouse/client';
+import { type ClickHouseClient, ClickHouseError as ClientError, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import {
   type ClickHouseExecutor,
   ClickHouseError,
@@ -33,9 +33,15 @@ export class HttpExecutor implements ClickHouseExecutor {
       url,
       // Long enough for the slowest statement the store sends (mutations wait for their end).
       request_timeout: options.requestTimeoutMs ?? 300_000,
+      // Failed statements reach the caller as errors (most are the query's own, answered 4xx);
+      // the client's own log of each would only repeat them.
+      log: { level: ClickHouseLogLevel.OFF },
       clickhouse_settings: {
         // A query whose client went away stops instead of running on.
         cancel_http_readonly_queries_on_client_close: 1,
+        // Progress headers keep a long statement's connection alive through load balancers.
+        send_progress_in_http_headers: 1,
+        http_headers_progress_interval_ms: '110000',
         ...settings,
       },
     });
@@ -74,7 +80,8 @@ export class HttpExecutor implements ClickHouseExecutor {
         // The client writes both into its INSERT statement as given.
         table: quoteIdentifier(table),
         columns: columns.map(quoteIdentifier) as [string, ...string[]],
-        values: Readable.from([tabSeparated]),
+        // A byte stream: the client refuses object-mode streams for text formats.
+        values: Readable.from([tabSeparated], { objectMode: false }),
         format: 'TabSeparated',
         ...(options.settings ? { clickhouse_settings: options.settings } : {}),
         ...(options.signal ? { abort_signal: options.signal } : {}),
