@@ -112,6 +112,17 @@ export class ClickHouseEventStore implements EventStore {
   /** The store never reopens itself: each statement reaches the engine afresh. */
   onReopened(_listener: () => Promise<unknown> | unknown): void {}
 
+  /**
+   * How inserts run. On a server, many instances send many requests, some small (shippers flush
+   * often): ClickHouse's async inserts gather them into few parts, and each request is answered
+   * only once its rows are written (`wait_for_async_insert`). Through a cluster the Distributed
+   * table writes synchronously to its shard; embedded (chdb), one process writes directly.
+   */
+  private get insertSettings(): Record<string, number> {
+    if (this.cluster) return { insert_distributed_sync: 1 };
+    return this.executor.engine === 'clickhouse' ? { async_insert: 1, wait_for_async_insert: 1 } : {};
+  }
+
   private get onCluster(): string {
     return this.cluster ? ` ON CLUSTER ${quoteIdentifier(this.cluster)}` : '';
   }
@@ -249,7 +260,7 @@ export class ClickHouseEventStore implements EventStore {
     }
     try {
       await this.executor.insert(table, names, tabSeparated(tsvColumns, batch.rowCount), {
-        settings: this.cluster ? { insert_distributed_sync: 1 } : {},
+        settings: this.insertSettings,
       });
     } catch (error) {
       if (error instanceof ClickHouseError && LAYOUT_ERRORS.has(error.code)) throw new LayoutChangedError(table);
