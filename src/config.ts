@@ -49,6 +49,7 @@ const envSchema = z.object({
   MAX_QUERY_ROWS: positiveInt(65_000),
   QUERY_TIMEOUT_MS: positiveInt(30_000),
   QUERY_MAX_RESULT_BYTES: positiveInt(64 * 2 ** 20),
+  QUERY_PREPARED_STATEMENTS: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(32),
   APL_MAX_QUERY_BYTES: positiveInt(256 * 1024),
   APL_MAX_NESTING: boundedInt(100, 256),
   APL_MAX_OPERATORS: boundedInt(200, 1000),
@@ -100,6 +101,8 @@ export interface Config {
   queryTimeoutMs: number;
   /** Largest answer a query may produce (bytes of its values). */
   queryMaxResultBytes: number;
+  /** Query statements kept prepared per read connection of the event store (0: none). */
+  queryPreparedStatements: number;
   apl: AplLimits;
   /** Deepest nesting of a JSON request body (ingest bodies have their own per-event rule). */
   jsonMaxDepth: number;
@@ -222,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxQueryRows: e.MAX_QUERY_ROWS,
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryMaxResultBytes: e.QUERY_MAX_RESULT_BYTES,
+    queryPreparedStatements: e.QUERY_PREPARED_STATEMENTS,
     apl: {
       maxQueryBytes: e.APL_MAX_QUERY_BYTES,
       maxNesting: e.APL_MAX_NESTING,

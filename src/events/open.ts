@@ -42,7 +42,7 @@ export async function openEventServices(config: Config, relational: RelationalSt
 }
 
 /** The event store `EVENT_STORE` names. */
-export async function openEventStore(config: Pick<Config, 'eventStore' | 'duckdb'>, logger?: Logger): Promise<EventStore> {
+export async function openEventStore(config: Pick<Config, 'eventStore' | 'duckdb' | 'queryPreparedStatements'>, logger?: Logger): Promise<EventStore> {
   const location = config.eventStore;
   switch (location.engine) {
     case 'duckdb':
@@ -50,6 +50,7 @@ export async function openEventStore(config: Pick<Config, 'eventStore' | 'duckdb
         memoryLimit: `${Math.floor(config.duckdb.memoryLimitBytes / 1024)}KiB`,
         tempDirectory: config.duckdb.tempDirectory,
         ...(config.duckdb.maxTempDirectoryBytes ? { maxTempDirectorySize: `${Math.floor(config.duckdb.maxTempDirectoryBytes / 1024)}KiB` } : {}),
+        preparedStatements: config.queryPreparedStatements,
         logger,
       });
     case 'clickhouse':

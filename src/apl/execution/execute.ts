@@ -355,7 +355,7 @@ function buildResult(prepared: PreparedQuery, rawRows: RowValue[][], request: Om
     }
     if (min >= 0) {
       minCursor = encodeCursor({ timeNanos: events.time[min]!, rowId: events.rowId[min]! }, deps.cursorKey);
-      maxCursor = encodeCursor({ timeNanos: events.time[max]!, rowId: events.rowId[max]! }, deps.cursorKey);
+      maxCursor = max === min ? minCursor : encodeCursor({ timeNanos: events.time[max]!, rowId: events.rowId[max]! }, deps.cursorKey);
     } else if (request.cursor) {
       // An empty page answers with the cursor it was given: the walk has reached its end.
       minCursor = request.cursor;

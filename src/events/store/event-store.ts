@@ -85,6 +85,8 @@ export interface EventStoreOptions {
   threads?: number;
   writeConnections?: number;
   readConnections?: number;
+  /** Statements the query engine keeps prepared per read connection (default 32; 0: none). */
+  preparedStatements?: number;
   logger?: Logger;
 }
 
@@ -172,7 +174,7 @@ export class DuckDBEventStore implements EventStore {
     private readonly options: EventStoreOptions,
   ) {
     this.generation = generation;
-    this.queries = new QueryRunner((task) => this.useReader(task));
+    this.queries = new QueryRunner((task) => this.useReader(task), options.preparedStatements);
   }
 
   static async open(databasePath: string, options: EventStoreOptions = {}): Promise<DuckDBEventStore> {
