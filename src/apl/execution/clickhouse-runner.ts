@@ -34,7 +34,8 @@ export function createClickHouseRunner(executor: ClickHouseExecutor): QueryRunne
           if (error.code === CLICKHOUSE_ERROR.TIMEOUT_EXCEEDED || error.code === CLICKHOUSE_ERROR.QUERY_WAS_CANCELLED) {
             throw timedOut(`the query ran longer than its time budget of ${timeoutMs} ms and was cancelled`);
           }
-          const tooLong = new RegExp(`${STRING_TOO_LONG} \\d+ bytes \\(APL_MAX_STRING_BYTES\\)`).exec(error.message);
+          // Only a throwIf of our own says so: other errors quote the statement, guards included.
+          const tooLong = error.code === CLICKHOUSE_ERROR.THROW_IF ? new RegExp(`${STRING_TOO_LONG} \\d+ bytes \\(APL_MAX_STRING_BYTES\\)`).exec(error.message) : null;
           if (tooLong) throw invalidInput(`the query could not run: ${tooLong[0]}`);
           if (error.code === CLICKHOUSE_ERROR.TOO_DEEP_RECURSION) throw invalidInput('the query nests deeper than the event store can compile: simplify it');
           if (CALLER_ERRORS.has(error.code)) throw invalidInput(`the query could not run: ${firstLine(error.message)}`);

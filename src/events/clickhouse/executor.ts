@@ -79,6 +79,7 @@ export const CLICKHOUSE_ERROR = {
   TIMEOUT_EXCEEDED: 159,
   QUERY_WAS_CANCELLED: 394,
   TOO_DEEP_RECURSION: 306,
+  THROW_IF: 395,
 } as const;
 
 /** The code in a ClickHouse message ("Code: 159. DB::Exception: ..."), or 0. */

@@ -176,11 +176,11 @@ class Generator {
       const items = rel.columns.map((column) => `CAST(NULL AS ${nullableType(column.type)}) AS ${id(column.id)}`);
       return `SELECT ${items.join(', ')} WHERE 0`;
     }
-    // Each value is cast to its column's type so every row agrees.
-    return rel.rows
-      .map((row) => `SELECT ${row.map((value, i) => `CAST(${this.expr(value)} AS ${nullableType(rel.columns[i]!.type)}) AS ${id(rel.columns[i]!.id)}`).join(', ')}`)
-      .map((sql) => `(${sql})`)
-      .join(' UNION ALL ');
+    // Each value is cast to its column's type so every row agrees. One array of row tuples keeps
+    // the rows in order (the branches of a UNION ALL may come back in any order).
+    const tuples = rel.rows.map((row) => `tuple(${row.map((value, i) => `CAST(${this.expr(value)} AS ${nullableType(rel.columns[i]!.type)})`).join(', ')})`);
+    const items = rel.columns.map((column, i) => `r.${i + 1} AS ${id(column.id)}`);
+    return `SELECT ${items.join(', ')} FROM (SELECT arrayJoin([${tuples.join(', ')}]) AS r) AS t`;
   }
 }
 
