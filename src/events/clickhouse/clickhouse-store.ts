@@ -222,27 +222,28 @@ export class ClickHouseEventStore implements EventStore {
         ),
       );
     }
-    if (batch.addColumns.length > 0 || batch.widenColumns.length > 0) {
-      // The layout as it is now, after this instance's changes and any another made meanwhile.
-      let columns = await this.layoutOf(table);
-      if (!columns) throw new LayoutChangedError(table);
-      for (const widened of batch.widenColumns) {
-        const column = columns.find((c) => c.column === widened.column);
-        if (!column) throw new LayoutChangedError(table);
-        if (column.type !== widened.type) await this.widen(table, column, widened.type);
-      }
-      if (batch.widenColumns.length > 0) columns = (await this.layoutOf(table)) ?? [];
-      // Another instance may have added a planned column with another type first.
-      for (const added of batch.addColumns) {
-        if (columns.find((c) => c.column === added.column)?.type !== added.type) throw new LayoutChangedError(table);
-      }
+    // The layout as it is now, after this instance's changes and any another made meanwhile:
+    // every column the batch writes must hold the type it was planned for, or it is planned again
+    // (another instance may have added the column with another type, or widened it).
+    const current = await this.layoutOf(table);
+    if (!current) throw new LayoutChangedError(table);
+    const now = new Map(current.map((column) => [column.column, column]));
+    const planned = new Map(batch.layout.map((column) => [column.column, column.type]));
+    for (const widened of batch.widenColumns) {
+      const column = now.get(widened.column);
+      if (!column || column.type === widened.type) continue;
+      if (column.type !== planned.get(widened.column)) throw new LayoutChangedError(table);
+      await this.widen(table, column, widened.type);
+      now.set(widened.column, { ...column, type: widened.type });
     }
     if (batch.rowCount === 0) return { firstRowId: 0n, chunks: 0 };
 
-    const typeOf = new Map<string, FieldType>();
+    const typeOf = new Map<string, FieldType>(planned);
     for (const added of batch.addColumns) typeOf.set(added.column, added.type);
     for (const widened of batch.widenColumns) typeOf.set(widened.column, widened.type);
-    const layout = new Map(batch.layout.map((column) => [column.column, column.type]));
+    for (const column of batch.values.keys()) {
+      if (now.get(column)?.type !== typeOf.get(column)) throw new LayoutChangedError(table);
+    }
     const names = [TIME_FIELD, SYS_TIME_FIELD, ROW_ID_FIELD];
     const ids = this.rowIds.allocate(batch.rowCount);
     const sysTime = dateTime64Text(batch.sysTime);
@@ -252,8 +253,7 @@ export class ClickHouseEventStore implements EventStore {
       { valueAt: (row) => ids[row]!.toString() },
     ];
     for (const [column, values] of batch.values) {
-      const type = typeOf.get(column) ?? layout.get(column);
-      if (!type) throw new LayoutChangedError(table);
+      const type = typeOf.get(column)!;
       const text = textFor(type);
       names.push(physicalColumn(column));
       tsvColumns.push({ valueAt: (row) => (values[row] === undefined ? undefined : text(values[row]!)) });
