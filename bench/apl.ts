@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createDuckDBRunner, type EngineDeps, executeApl } from '../src/apl';
-import { type DatasetSchema, DUCKDB_TYPE_OF, type FieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
+import { type DatasetSchema, duckdbTypeOf, type FieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -52,7 +52,7 @@ async function prepareData(instance: DuckDBInstance): Promise<void> {
     return;
   }
   console.log(`generating ${EVENTS.toLocaleString('en-US')} events in ${FILE} ...`);
-  const columns = schema.fields.map((f) => `${quoteIdentifier(f.column)} ${DUCKDB_TYPE_OF[f.type]}`);
+  const columns = schema.fields.map((f) => `${quoteIdentifier(f.column)} ${duckdbTypeOf(f.type)}`);
   await connection.run(`CREATE TABLE ${TABLE} (${columns.join(', ')})`);
   const values = [
     `make_timestamp_ns(${START} + (i * ${DAY / BigInt(EVENTS)})::BIGINT + (hash(i) % 1000)::BIGINT)`,

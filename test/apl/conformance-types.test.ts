@@ -1,5 +1,5 @@
-// Conformance of APL over the stored field types beyond the plain scalars: timespan fields and
-// map fields.
+// Conformance of APL over the stored field types beyond the plain scalars: timespan fields, map
+// fields and mixed-type fields.
 // Each expected answer is computed by plain JS over the fixture events (or written by hand),
 // never by the engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,34 @@ const OTEL: OtelSpan[] = [
 ];
 const custom = (span: OtelSpan, key: string) => span['attributes.custom']?.[key];
 
+interface MixedEvent {
+  _time: string;
+  _rowId: bigint;
+  id: number;
+  /** A field whose values have several types, each kept as its own. */
+  v?: unknown;
+}
+
+const MIXED: MixedEvent[] = [
+  { _time: '2024-05-01T00:00:00Z', _rowId: 21n, id: 1, v: 'a' },
+  { _time: '2024-05-01T00:01:00Z', _rowId: 22n, id: 2, v: 1 },
+  { _time: '2024-05-01T00:02:00Z', _rowId: 23n, id: 3, v: true },
+  { _time: '2024-05-01T00:03:00Z', _rowId: 24n, id: 4, v: 2.5 },
+  { _time: '2024-05-01T00:04:00Z', _rowId: 25n, id: 5, v: ['x', 2] },
+  { _time: '2024-05-01T00:05:00Z', _rowId: 26n, id: 6, v: 'true' },
+  { _time: '2024-05-01T00:06:00Z', _rowId: 27n, id: 7 },
+  { _time: '2024-05-01T00:07:00Z', _rowId: 28n, id: 8, v: false },
+];
+
+/** Kusto's type names, by plain JS inspection of the fixture value. */
+function kustoType(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'long' : 'real';
+  return 'string';
+}
+
 let db: TestDatabase;
 
 beforeAll(async () => {
@@ -71,6 +99,18 @@ beforeAll(async () => {
     ],
     OTEL as never,
   );
+  // The same mixed-type events kept in a JSON column (the default) and in a VARIANT.
+  for (const [name, storedAs] of [['mixed', undefined], ['mixed_variant', 'VARIANT']] as const) {
+    await addDataset(
+      db,
+      name,
+      [
+        { name: 'id', type: 'integer' },
+        { name: 'v', type: 'string|integer|float|boolean|array', ...(storedAs ? { storedAs } : {}) },
+      ],
+      MIXED.map((e) => ({ ...e, _rowId: e._rowId + (storedAs ? 100n : 0n) })) as never,
+    );
+  }
 });
 afterAll(() => db.close());
 
@@ -163,4 +203,80 @@ describe('map fields', () => {
       expected: () => [{ 'attributes.custom': OTEL[2]!['attributes.custom'] }],
     },
   ]);
+});
+
+const MIXED_CASES: { apl: string; expected: () => Row[] }[] = [
+  {
+    apl: "['mixed'] | project id, v",
+    expected: () => MIXED.map((e) => ({ id: e.id, v: e.v ?? null })),
+  },
+  {
+    apl: "['mixed'] | project id, t = gettype(v)",
+    expected: () => MIXED.map((e) => ({ id: e.id, t: kustoType(e.v) })),
+  },
+  {
+    apl: "['mixed'] | project id, s = tostring(v)",
+    expected: () => MIXED.map((e) => ({ id: e.id, s: e.v === undefined ? '' : typeof e.v === 'string' ? e.v : JSON.stringify(e.v) })),
+  },
+  {
+    apl: "['mixed'] | where v == 'a' | project id",
+    expected: () => MIXED.filter((e) => e.v === 'a').map((e) => ({ id: e.id })),
+  },
+  {
+    apl: "['mixed'] | where gettype(v) == 'bool' and v == false | project id",
+    expected: () => MIXED.filter((e) => e.v === false).map((e) => ({ id: e.id })),
+  },
+  {
+    apl: "['mixed'] | where v > 2 | project id",
+    expected: () => MIXED.filter((e) => typeof e.v === 'number' && e.v > 2).map((e) => ({ id: e.id })),
+  },
+  {
+    apl: "['mixed'] | where isnull(v) | project id",
+    expected: () => MIXED.filter((e) => e.v === undefined).map((e) => ({ id: e.id })),
+  },
+  {
+    // The boolean true and the string "true" are two values, in two groups.
+    apl: "['mixed'] | summarize n = count() by v",
+    expected: () => {
+      const groups = new Map<string, { v: unknown; n: number }>();
+      for (const e of MIXED) {
+        const key = JSON.stringify(e.v ?? null);
+        groups.set(key, { v: e.v ?? null, n: (groups.get(key)?.n ?? 0) + 1 });
+      }
+      return [...groups.values()];
+    },
+  },
+  {
+    apl: "['mixed'] | summarize n = count() by t = gettype(v)",
+    expected: () => {
+      const counts = new Map<string, number>();
+      for (const e of MIXED) counts.set(kustoType(e.v), (counts.get(kustoType(e.v)) ?? 0) + 1);
+      return [...counts].map(([t, n]) => ({ t, n }));
+    },
+  },
+  {
+    apl: "['mixed'] | summarize distinct = dcount(v), present = countif(isnotnull(v))",
+    expected: () => [
+      {
+        distinct: new Set(MIXED.filter((e) => e.v !== undefined).map((e) => JSON.stringify(e.v))).size,
+        present: MIXED.filter((e) => e.v !== undefined).length,
+      },
+    ],
+  },
+  {
+    apl: "['mixed'] | where gettype(v) in ('long', 'real') | project id, next = todouble(v) + 1",
+    expected: () => MIXED.filter((e) => typeof e.v === 'number').map((e) => ({ id: e.id, next: (e.v as number) + 1 })),
+  },
+  {
+    apl: "['mixed'] | where v contains 'x' | project id",
+    expected: () => MIXED.filter((e) => e.v !== undefined && JSON.stringify(e.v).includes('x')).map((e) => ({ id: e.id })),
+  },
+  {
+    apl: "['mixed'] | getschema | where ColumnName == 'v' | project DataType",
+    expected: () => [{ DataType: 'string|integer|float|boolean|array' }],
+  },
+];
+
+describe.each(['mixed', 'mixed_variant'])('mixed-type fields (%s)', (dataset) => {
+  cases(MIXED_CASES.map((c) => ({ ...c, apl: c.apl.replace("['mixed']", `['${dataset}']`) })));
 });

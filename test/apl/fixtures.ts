@@ -4,7 +4,7 @@
 import { type DuckDBConnection, DuckDBInstance, timestampNanosValue } from '@duckdb/node-api';
 import {
   type DatasetSchema,
-  DUCKDB_TYPE_OF,
+  duckdbTypeOf,
   type FieldType,
   quoteIdentifier,
   type StoredField,
@@ -70,11 +70,17 @@ export function tableRows(result: QueryResult): Record<string, unknown>[] {
 }
 
 /** Creates a dataset table with user fields in the given order and appends the events. */
-export async function addDataset(db: TestDatabase, name: string, fields: { name: string; type: FieldType }[], events: TestEvent[]): Promise<DatasetSchema> {
+export async function addDataset(
+  db: TestDatabase,
+  name: string,
+  fields: { name: string; type: FieldType; storedAs?: 'VARIANT' }[],
+  events: TestEvent[],
+): Promise<DatasetSchema> {
   const table = `events_${nextTable++}`;
   const userFields: StoredField[] = fields.map((field, i) => ({ ...field, column: `f${i}_${field.name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}` }));
   const schema: DatasetSchema = { name, table, fields: [...SYSTEM_STORED_FIELDS, ...userFields] };
-  const columns = schema.fields.map((field) => `${quoteIdentifier(field.column)} ${DUCKDB_TYPE_OF[field.type]}`);
+  // Mixed fields are appended as JSON text; those kept as VARIANT are converted afterwards.
+  const columns = schema.fields.map((field) => `${quoteIdentifier(field.column)} ${duckdbTypeOf(field.type)}`);
   await db.connection.run(`CREATE TABLE ${quoteIdentifier(table)} (${columns.join(', ')})`);
   const appender = await db.connection.createAppender(table);
   for (const event of events) {
@@ -95,6 +101,10 @@ export async function addDataset(db: TestDatabase, name: string, fields: { name:
     appender.endRow();
   }
   appender.closeSync();
+  for (const field of userFields.filter((f) => f.storedAs === 'VARIANT')) {
+    const column = quoteIdentifier(field.column);
+    await db.connection.run(`ALTER TABLE ${quoteIdentifier(table)} ALTER COLUMN ${column} TYPE VARIANT USING CAST(${column} AS VARIANT)`);
+  }
   db.datasets.set(name, schema);
   return schema;
 }

@@ -292,7 +292,8 @@ export class Binder {
     const typed = types.filter((t) => t !== 'dynamic' && t !== 'string');
     if (typed.length === 0) return 'string';
     if (typed.length === 1) {
-      const target = typed[0]!;
+      // A dynamic value may hold a fraction: compare it with a long as a real, not truncated.
+      const target = typed[0] === 'int' && types.includes('dynamic') ? 'real' : typed[0]!;
       if (types.every((t) => convertible(t, target))) return target;
     }
     if (typed.every((t) => isNumeric(t))) return 'real';
