@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type EngineDeps, executeApl, registerAplFunctions, runnerOver } from '../src/apl';
-import { openRelationalStore } from '../src/db/sqlite';
+import { openRelationalStore } from '../src/db/store';
 import { DatasetEvents } from '../src/events/dataset-events';
 import { IngestService } from '../src/events/ingest/ingest-service';
 import { FieldRegistry } from '../src/events/schema/field-registry';
@@ -79,7 +79,7 @@ async function measure(kind: Kind) {
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-mixed-'));
   const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
   const store = await EventStore.open(path.join(dir, 'events.duckdb'), { mixedColumns: kind === 'VARIANT' ? 'VARIANT' : 'JSON' });
-  const registry = new FieldRegistry(relational.sqlite, store);
+  const registry = new FieldRegistry(relational.repository, store);
   const writer = new DatasetEvents(store, registry, 1024);
   const ingest = new IngestService(writer, store);
   const now = new Date().toISOString();
