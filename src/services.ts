@@ -11,6 +11,7 @@ import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
+import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-fields';
 
 export interface Services extends EventServices {
   config: Config;
@@ -20,6 +21,7 @@ export interface Services extends EventServices {
   catalog: CatalogService;
   datasets: DatasetService;
   mapFields: MapFieldService;
+  virtualFields: VirtualFieldService;
   retention: RetentionSweeper;
   queries: QueryService;
 }
@@ -35,12 +37,16 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
   const auth = new AuthService(store);
   const events = await openEventServices(config, store, logger);
-  const datasets = new DatasetService(store.prisma, store.repository, events.datasetEvents, [mapFieldsInFieldList(events.mapFieldRegistry)]);
+  const datasets = new DatasetService(store.prisma, store.repository, events.datasetEvents, [
+    mapFieldsInFieldList(events.mapFieldRegistry),
+    virtualFieldsInFieldList(store.prisma, events.fields),
+  ]);
   const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
+  const virtualFields = new VirtualFieldService(store.prisma, store.repository, datasets);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries };
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, virtualFields, retention, queries };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

@@ -38,3 +38,5 @@ export {
   type LegacyAggregation,
 } from './legacy-query';
 export { parseRequestTime, formatDateTime, formatTimespan } from './time';
+export { describeVirtualFields } from './semantic/virtual-fields';
+export type { AplType } from './semantic/plan';

@@ -1,6 +1,7 @@
 // The legacy query request of v1 `queryDataset` (filter tree, aggregations, groupBy,
-// resolution, order, limit, project, virtual fields, cursor) translated into the same syntax
-// tree APL produces, so both go through one analyzer, one compiler and one executor.
+// resolution, order, limit, project, cursor) translated into the same syntax tree APL produces,
+// so both go through one analyzer, one compiler and one executor; its virtual fields join the
+// dataset's own, bound by the analyzer as they are.
 import { invalidInput } from '../errors';
 import { type EngineDeps, executeQuery } from './execution/execute';
 import type { QueryResult } from './execution/result';
@@ -156,9 +157,6 @@ function resolutionBin(resolution: string | undefined): Expr {
 /** The APL equivalent of a legacy request; `withBins` adds the resolution's time bin. */
 export function legacyToQuery(dataset: string, request: LegacyQueryRequest, withBins: boolean): Query {
   const operators: Operator[] = [];
-  for (const virtual of request.virtualFields ?? []) {
-    operators.push({ kind: 'extend', pos, items: [{ pos, name: virtual.alias, expr: parseExpression(virtual.expr) }] });
-  }
   if (request.filter) operators.push({ kind: 'where', pos, predicate: filterToExpr(request.filter) });
   const aggregations = request.aggregations ?? [];
   if (aggregations.length > 0) {
@@ -180,8 +178,31 @@ export function legacyToQuery(dataset: string, request: LegacyQueryRequest, with
   return { lets: [], body: { pos, source: { kind: 'named', pos, name: dataset, bracketed: true }, operators } };
 }
 
+/**
+ * The request's virtual fields, added to the dataset's own: they are bound and evaluated as the
+ * dataset's virtual fields are, after them, and fail the request when they cannot be evaluated.
+ */
+function withRequestVirtualFields(dataset: string, request: LegacyQueryRequest, deps: EngineDeps): EngineDeps {
+  const fields = (request.virtualFields ?? []).map((field, index) => {
+    if (typeof field?.alias !== 'string' || field.alias === '' || typeof field.expr !== 'string') {
+      throw invalidInput(`virtualFields[${index}] needs an "alias" and an "expr"`);
+    }
+    parseExpression(field.expr); // a syntax error is the request's, with its position
+    return { name: field.alias, expression: field.expr, strict: true };
+  });
+  if (fields.length === 0) return deps;
+  return {
+    ...deps,
+    resolveDatasets: async (names) =>
+      (await deps.resolveDatasets(names)).map((schema) =>
+        schema.name === dataset ? { ...schema, virtualFields: [...(schema.virtualFields ?? []), ...fields] } : schema,
+      ),
+  };
+}
+
 /** Runs a legacy query: events as matches, or aggregations as series (per resolution) and totals. */
-export async function executeLegacyQuery(dataset: string, request: LegacyQueryRequest, deps: EngineDeps, signal?: AbortSignal): Promise<LegacyQueryResponse> {
+export async function executeLegacyQuery(dataset: string, request: LegacyQueryRequest, given: EngineDeps, signal?: AbortSignal): Promise<LegacyQueryResponse> {
+  const deps = withRequestVirtualFields(dataset, request, given);
   const options = {
     ...(request.startTime ? { startTime: request.startTime } : {}),
     ...(request.endTime ? { endTime: request.endTime } : {}),

@@ -80,6 +80,16 @@ export interface DatasetSchema {
   table: string;
   /** System fields first (`_time`, `_sysTime`, `_rowId`), then user fields in discovery order. */
   fields: StoredField[];
+  /** Fields computed at query time from an APL expression, in order: each may use those before it. */
+  virtualFields?: readonly VirtualFieldSource[];
+}
+
+export interface VirtualFieldSource {
+  name: string;
+  /** An APL scalar expression over the dataset's fields. */
+  expression: string;
+  /** Fail any query over the dataset when it cannot be evaluated (fields of a legacy request). */
+  strict?: boolean;
 }
 
 /** The DuckDB type of a stored field's column. */

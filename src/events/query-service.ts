@@ -24,7 +24,8 @@ import type { Repository } from '../db/repository';
 import type { RelationalStore } from '../db/store';
 import { settingOrCreate } from '../db/settings';
 import { parseInput } from '../validation';
-import { type DatasetService, validateDatasetName } from './datasets';
+import { type DatasetRecord, type DatasetService, validateDatasetName } from './datasets';
+import type { DatasetSchema } from './layout';
 import type { FieldRegistry } from './schema/field-registry';
 import type { EventStore } from './store/event-store';
 
@@ -110,7 +111,7 @@ export class QueryService {
           names.map(async (name) => {
             const dataset = await this.datasets.resolveFor(principal, name, 'query', 'read');
             resolved.set(dataset.name, dataset.id);
-            return this.fields.schemaOf(dataset);
+            return this.schemaOf(dataset);
           }),
         ),
       runner: this.runner,
@@ -118,6 +119,13 @@ export class QueryService {
       queryTimeoutMs: this.config.queryTimeoutMs,
       cursorKey: this.cursorKey,
     };
+  }
+
+  /** The dataset as queries see it: its stored fields and its virtual fields, as they are now. */
+  private async schemaOf(dataset: DatasetRecord): Promise<DatasetSchema> {
+    const schema = this.fields.schemaOf(dataset);
+    const virtualFields = await this.repository.virtualFields.of(dataset.id);
+    return virtualFields.length > 0 ? { ...schema, virtualFields } : schema;
   }
 
   /** Runs an APL request body (`{apl, startTime, endTime, cursor, includeCursor, variables}`). */

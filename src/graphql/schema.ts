@@ -5,6 +5,7 @@ import './auth';
 import './catalog';
 import './datasets';
 import './map-fields';
+import './virtual-fields';
 import './queries';
 import './ingest';
 

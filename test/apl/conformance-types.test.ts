@@ -1,5 +1,5 @@
-// Conformance of APL over the stored field types beyond the plain scalars: timespan fields, map
-// fields and mixed-type fields.
+// Conformance of APL over the stored field types beyond the plain scalars (timespan fields, map
+// fields, mixed-type fields) and over virtual fields.
 // Each expected answer is computed by plain JS over the fixture events (or written by hand),
 // never by the engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,20 @@ beforeAll(async () => {
     ],
     OTEL as never,
   );
+  // Virtual fields over the spans: in order, each may use those before; `service` replaces the
+  // stored field of that name; `broken` reads a field that does not exist.
+  const spans = db.datasets.get('spans')!;
+  db.datasets.set('spans_virtual', {
+    ...spans,
+    name: 'spans_virtual',
+    virtualFields: [
+      { name: 'ms', expression: 'latency / 1ms' },
+      { name: 'slow', expression: 'ms > 100' },
+      { name: 'label', expression: "strcat(service, iff(slow, '!', ''))" },
+      { name: 'broken', expression: 'nosuchfield + 1' },
+      { name: 'service', expression: 'toupper(service)' },
+    ],
+  });
   // The same mixed-type events kept in a JSON column (the default) and in a VARIANT.
   for (const [name, storedAs] of [['mixed', undefined], ['mixed_variant', 'VARIANT']] as const) {
     await addDataset(
@@ -203,6 +217,61 @@ describe('map fields', () => {
       expected: () => [{ 'attributes.custom': OTEL[2]!['attributes.custom'] }],
     },
   ]);
+});
+
+describe('virtual fields', () => {
+  const ms = (s: Span) => Number(s.latency) / 1e6;
+  const label = (s: Span) => `${s.service}${ms(s) > 100 ? '!' : ''}`;
+  cases([
+    {
+      apl: "['spans_virtual'] | where slow | project label, ms",
+      expected: () => SPANS.filter((s) => ms(s) > 100).map((s) => ({ label: label(s), ms: ms(s) })),
+    },
+    {
+      apl: "['spans_virtual'] | summarize n = count(), total = sum(ms) by slow",
+      expected: () =>
+        [true, false].flatMap((slow) => {
+          const mine = SPANS.filter((s) => ms(s) > 100 === slow);
+          return mine.length ? [{ slow, n: mine.length, total: mine.reduce((sum, s) => sum + ms(s), 0) }] : [];
+        }),
+    },
+    {
+      apl: "['spans_virtual'] | top 2 by ms | project service, label",
+      expected: () =>
+        [...SPANS]
+          .sort((a, b) => ms(b) - ms(a))
+          .slice(0, 2)
+          .map((s) => ({ service: s.service.toUpperCase(), label: label(s) })),
+    },
+    {
+      apl: "['spans_virtual'] | where _rowId == 1",
+      expected: () => {
+        const s = SPANS[0]!;
+        return [{ _time: s._time, _sysTime: s._time, service: s.service.toUpperCase(), latency: millisText(s.latency), ms: ms(s), slow: ms(s) > 100, label: label(s) }];
+      },
+    },
+    {
+      apl: "['spans_virtual'] | getschema | project ColumnName, DataType",
+      expected: () =>
+        [
+          ['_time', 'datetime'],
+          ['_sysTime', 'datetime'],
+          ['latency', 'timespan'],
+          ['ms', 'float'],
+          ['slow', 'boolean'],
+          ['label', 'string'],
+          ['service', 'string'],
+        ].map(([ColumnName, DataType]) => ({ ColumnName, DataType })),
+    },
+    {
+      apl: "['spans_virtual'] | extend twice = ms * 2 | where label endswith '!' | project twice",
+      expected: () => SPANS.filter((s) => ms(s) > 100).map((s) => ({ twice: ms(s) * 2 })),
+    },
+  ]);
+
+  it('refers a query that names a virtual field that cannot be evaluated to its cause', async () => {
+    await expect(db.rows("['spans_virtual'] | project broken")).rejects.toThrow(/virtual field "broken" cannot be evaluated: .*unknown field "nosuchfield"/);
+  });
 });
 
 const MIXED_CASES: { apl: string; expected: () => Row[] }[] = [

@@ -102,6 +102,25 @@ describe('repository', () => {
     expect((await store.repository.fields.of('d1')).map((f) => f.name).sort()).toEqual(many.slice(300).map((f) => f.name).sort());
   });
 
+  it("reads a dataset's virtual fields in definition order", async () => {
+    for (const [id, name, position] of [
+      ['v1', 'later', 2],
+      ['v2', 'first', 1],
+      ['v3', 'tie-b', 3],
+      ['v0', 'tie-a', 3],
+    ] as const) {
+      await store.prisma.virtualField.create({ data: { id, datasetId: 'd2', name, expression: `${name} + 1`, position, createdBy: 'u1' } });
+    }
+    await store.prisma.virtualField.create({ data: { id: 'v9', datasetId: 'd3', name: 'other', expression: '1', position: 1, createdBy: 'u1' } });
+    expect(await store.repository.virtualFields.of('d2')).toEqual([
+      { name: 'first', expression: 'first + 1' },
+      { name: 'later', expression: 'later + 1' },
+      { name: 'tie-a', expression: 'tie-a + 1' },
+      { name: 'tie-b', expression: 'tie-b + 1' },
+    ]);
+    expect(await store.repository.virtualFields.of('d9')).toEqual([]);
+  });
+
   it('rolls a failing batch back whole', async () => {
     const good = store.repository.fields.upsertStatements('d2', [{ name: 'ok', type: 'string', columnName: 'ok' }]);
     const bad = store.repository.fields.upsertStatements('no-such-dataset', [{ name: 'x', type: 'string', columnName: 'x' }]);

@@ -13,6 +13,9 @@ export async function exerciseEveryModel(prisma: PrismaClient): Promise<void> {
   await prisma.dataset.create({
     data: { id: 'd1', orgId: 'org1', name: 'logs', tableName: 'ds_d1', createdBy: 'u1', fields: { create: [{ name: 'a.b', type: 'string', columnName: 'a.b' }] } },
   });
+  await prisma.datasetMapField.create({ data: { datasetId: 'd1', name: 'attributes.custom' } });
+  await prisma.virtualField.create({ data: { id: 'v1', datasetId: 'd1', name: 'kb', expression: 'bytes / 1024', position: 1, createdBy: 'u1' } });
+  await expect(prisma.virtualField.create({ data: { id: 'v2', datasetId: 'd1', name: 'kb', expression: '1', position: 2, createdBy: 'u1' } })).rejects.toThrow();
   await prisma.catalogModel.create({ data: { id: 'gpt-4o', providerId: 'openai', position: 0, record: '{}' } });
   const firstSync = await prisma.catalogSync.create({
     data: { source: 's', sourceKind: 'litellm', syncedAt: new Date(), modelsRead: 1, modelsSkipped: 0, modelsWritten: 1 },
@@ -28,6 +31,7 @@ export async function exerciseEveryModel(prisma: PrismaClient): Promise<void> {
 
   const dataset = await prisma.dataset.findUniqueOrThrow({ where: { orgId_name: { orgId: 'org1', name: 'logs' } }, include: { fields: true } });
   expect(dataset.fields[0]).toMatchObject({ name: 'a.b', hidden: false, unit: '' });
+  expect(await prisma.virtualField.findUniqueOrThrow({ where: { datasetId_name: { datasetId: 'd1', name: 'kb' } } })).toMatchObject({ description: '', type: '', unit: '', position: 1 });
   expect(dataset.useRetentionPeriod).toBe(false);
   const token = await prisma.token.findUniqueOrThrow({ where: { secretHash: 'h1' } });
   expect(token.expiresAt?.toISOString()).toBe('2030-01-01T00:00:00.000Z');
@@ -36,6 +40,8 @@ export async function exerciseEveryModel(prisma: PrismaClient): Promise<void> {
   await prisma.organization.delete({ where: { id: 'org1' } });
   expect(await prisma.dataset.count()).toBe(0);
   expect(await prisma.datasetField.count()).toBe(0);
+  expect(await prisma.datasetMapField.count()).toBe(0);
+  expect(await prisma.virtualField.count()).toBe(0);
   expect(await prisma.token.count()).toBe(0);
   expect(await prisma.membership.count()).toBe(0);
   await expect(prisma.catalogModel.create({ data: { id: 'gpt-4o', providerId: 'x', position: 1, record: '{}' } })).rejects.toThrow();

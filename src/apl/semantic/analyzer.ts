@@ -11,6 +11,7 @@ import { aplTypeOfField } from './field-types';
 import type { AggregateCall, AplType, Rel, RelColumn, SortKeyPlan, TExpr } from './plan';
 import { didYouMean } from './suggest';
 import { call, constantNumber, convert, isNumeric, literal, nullOf } from './typed';
+import { bindVirtualFields } from './virtual-fields';
 
 export interface OrderEntry {
   id: string;
@@ -181,8 +182,13 @@ class Analyzer {
     if (!time || !rowId || !sysTime) throw new Error(`dataset ${dataset.name} lacks the system fields`);
     const rel: Extract<Rel, { op: 'scan' }> = { op: 'scan', columns, dataset, sourceColumns, timeColumnId: time.id, rowIdColumnId: rowId.id };
     this.scans.push(rel);
+    let withVirtual: Rel = rel;
+    if (dataset.virtualFields?.length) {
+      const bound = bindVirtualFields(columns, dataset.virtualFields, this.options.context, this.binder, (name, type, extra) => this.column(name, type, extra));
+      withVirtual = { op: 'project', columns: bound.columns, input: rel, exprs: bound.exprs };
+    }
     return {
-      rel,
+      rel: withVirtual,
       identity: { timeId: time.id, rowIdId: rowId.id, sysTimeId: sysTime.id },
       order: [],
       explicitOrder: false,

@@ -208,6 +208,8 @@ export class Binder {
     const bound = scope.lets.get(rootName);
     if (bound) return this.applyPath(bound, path.segments, expr.pos);
     const wanted = candidates[0]!.name;
+    const unavailable = scope.columns.find((column) => column.unavailable !== undefined && (column.name === wanted || column.name === rootName));
+    if (unavailable) throw semanticError(path.root.pos, unavailable.unavailable!, { field: unavailable.name });
     const known = visibleNames(scope.columns);
     throw semanticError(path.root.pos, `unknown field "${wanted}"${didYouMean(wanted, known)}`, {
       field: wanted,

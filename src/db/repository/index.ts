@@ -16,11 +16,13 @@ import { LeaseRows } from './leases';
 import { MapFieldRows } from './map-fields';
 import { SettingRows } from './settings';
 import { TokenRows } from './tokens';
+import { VirtualFieldRows } from './virtual-fields';
 
 export type { DatasetRow, RetainedDataset } from './datasets';
 export type { FieldDescription, FieldRow } from './fields';
 export type { LeaseState } from './leases';
 export type { MembershipRow, TokenRow } from './tokens';
+export type { VirtualFieldRow } from './virtual-fields';
 
 export class Repository {
   readonly dialect: SqlDialect;
@@ -31,6 +33,7 @@ export class Repository {
   readonly catalog: CatalogRows;
   readonly leases: LeaseRows;
   readonly mapFields: MapFieldRows;
+  readonly virtualFields: VirtualFieldRows;
 
   constructor(sql: SqlExecutor) {
     this.dialect = sql.dialect;
@@ -41,5 +44,6 @@ export class Repository {
     this.catalog = new CatalogRows(sql);
     this.leases = new LeaseRows(sql);
     this.mapFields = new MapFieldRows(sql);
+    this.virtualFields = new VirtualFieldRows(sql);
   }
 }
