@@ -11,6 +11,7 @@ import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
+import { ViewService } from './events/views';
 import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-fields';
 
 export interface Services extends EventServices {
@@ -22,6 +23,7 @@ export interface Services extends EventServices {
   datasets: DatasetService;
   mapFields: MapFieldService;
   virtualFields: VirtualFieldService;
+  views: ViewService;
   retention: RetentionSweeper;
   queries: QueryService;
 }
@@ -44,9 +46,10 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const virtualFields = new VirtualFieldService(store.prisma, store.repository, datasets);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
+  const views = new ViewService(store.prisma, store.repository, queries);
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, virtualFields, retention, queries };
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, virtualFields, views, retention, queries };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

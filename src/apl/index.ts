@@ -39,4 +39,5 @@ export {
 } from './legacy-query';
 export { parseRequestTime, formatDateTime, formatTimespan } from './time';
 export { describeVirtualFields } from './semantic/virtual-fields';
+export { datasetNamesOf, type ViewSource } from './semantic/analyzer';
 export type { AplType } from './semantic/plan';

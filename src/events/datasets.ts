@@ -131,6 +131,16 @@ export class DatasetService {
     return row;
   }
 
+  /**
+   * The organization's dataset of that name with its event table in place, whatever the caller
+   * may do with it: for reading through a view the caller may query.
+   */
+  async resolveInOrg(orgId: string, name: string): Promise<DatasetRecord | undefined> {
+    const row = await this.repository.datasets.byName(orgId, name);
+    if (row) await this.storage.ensureTable(row);
+    return row;
+  }
+
   canWrite(principal: Principal, name: string): boolean {
     return hasDatasetCapability(principal, name, 'ingest', 'create');
   }

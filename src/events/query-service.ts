@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
   type AplRequest,
+  datasetNamesOf,
   encodeCursor,
   type EngineDeps,
   executeApl,
@@ -14,6 +15,8 @@ import {
   type LegacyQueryResponse,
   type QueryResult,
   parseExpression,
+  parseQuery,
+  prepareQuery,
   registerAplFunctions,
   runnerOver,
   toMatches,
@@ -23,10 +26,12 @@ import type { Config } from '../config';
 import type { Repository } from '../db/repository';
 import type { RelationalStore } from '../db/store';
 import { settingOrCreate } from '../db/settings';
+import { DomainError, invalidInput } from '../errors';
 import { parseInput } from '../validation';
 import { type DatasetRecord, type DatasetService, validateDatasetName } from './datasets';
 import type { DatasetSchema } from './layout';
 import type { FieldRegistry } from './schema/field-registry';
+import { ViewSources } from './view-sources';
 import type { EventStore } from './store/event-store';
 
 const aplRequestSchema = z.object({
@@ -82,6 +87,7 @@ export interface EventsPage {
 export class QueryService {
   private readonly runner: EngineDeps['runner'];
   private readonly repository: Repository;
+  private readonly views: ViewSources;
 
   private constructor(
     private readonly datasets: DatasetService,
@@ -93,6 +99,7 @@ export class QueryService {
   ) {
     this.runner = runnerOver(store);
     this.repository = relational.repository;
+    this.views = new ViewSources(this.repository, datasets, this.schemaOf);
   }
 
   static async create(datasets: DatasetService, fields: FieldRegistry, store: EventStore, relational: RelationalStore, config: Config) {
@@ -103,17 +110,27 @@ export class QueryService {
     return new QueryService(datasets, fields, store, relational, config, cursorKey);
   }
 
-  /** Engine dependencies for one query; `resolved` collects the ids of the datasets it reads. */
+  /**
+   * Engine dependencies for one query; `resolved` collects the ids of the datasets it reads.
+   * Names that are not datasets are left out of `resolveDatasets` for `resolveViews` to find.
+   */
   private deps(principal: Principal, resolved = new Map<string, string>()): EngineDeps {
     return {
-      resolveDatasets: (names) =>
-        Promise.all(
+      resolveDatasets: async (names) => {
+        const schemas = await Promise.all(
           names.map(async (name) => {
-            const dataset = await this.datasets.resolveFor(principal, name, 'query', 'read');
+            const dataset = await this.datasets.resolveFor(principal, name, 'query', 'read').catch((error: unknown) => {
+              if (error instanceof DomainError && error.kind === 'not_found') return undefined;
+              throw error;
+            });
+            if (!dataset) return undefined;
             resolved.set(dataset.name, dataset.id);
             return this.schemaOf(dataset);
           }),
-        ),
+        );
+        return schemas.filter((schema) => schema !== undefined);
+      },
+      resolveViews: (names) => this.views.resolve(principal, names),
       runner: this.runner,
       maxQueryRows: this.config.maxQueryRows,
       queryTimeoutMs: this.config.queryTimeoutMs,
@@ -122,10 +139,31 @@ export class QueryService {
   }
 
   /** The dataset as queries see it: its stored fields and its virtual fields, as they are now. */
-  private async schemaOf(dataset: DatasetRecord): Promise<DatasetSchema> {
+  private readonly schemaOf = async (dataset: DatasetRecord): Promise<DatasetSchema> => {
     const schema = this.fields.schemaOf(dataset);
     const virtualFields = await this.repository.virtualFields.of(dataset.id);
     return virtualFields.length > 0 ? { ...schema, virtualFields } : schema;
+  };
+
+  /**
+   * Checks the query of a view as the principal would run it: it must parse, read only datasets
+   * (no views) the principal may query, and analyze over them. Returns the datasets it reads.
+   */
+  async checkViewQuery(principal: Principal, apl: string): Promise<string[]> {
+    const query = parseQuery(apl);
+    const names = datasetNamesOf(query);
+    if (names.length === 0) throw invalidInput('a view reads at least one dataset');
+    const deps: EngineDeps = {
+      ...this.deps(principal),
+      resolveViews: async (others) => {
+        for (const name of others) {
+          if (await this.repository.views.byName(principal.orgId, name)) throw invalidInput(`a view cannot read another view ("${name}")`);
+        }
+        return [];
+      },
+    };
+    await prepareQuery(query, {}, deps);
+    return names;
   }
 
   /** Runs an APL request body (`{apl, startTime, endTime, cursor, includeCursor, variables}`). */

@@ -6,6 +6,7 @@ import './catalog';
 import './datasets';
 import './map-fields';
 import './virtual-fields';
+import './views';
 import './queries';
 import './ingest';
 

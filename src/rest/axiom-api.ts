@@ -15,6 +15,7 @@ import { queryRoutes } from './query';
 import type { RouteOptions } from './routes';
 import { tokenRoutes } from './tokens';
 import { userRoutes } from './user';
+import { viewRoutes } from './views';
 import { virtualFieldRoutes } from './virtual-fields';
 
 declare module 'fastify' {
@@ -53,6 +54,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });
   await app.register(mapFieldRoutes, { ...options, prefix: '/v2' });
   await app.register(virtualFieldRoutes, { ...options, prefix: '/v2' });
+  await app.register(viewRoutes, { ...options, prefix: '/v2' });
   await app.register(tokenRoutes, { ...options, prefix: '/v2' });
   await app.register(userRoutes, { ...options, prefix: '/v2', version: 2 });
 }

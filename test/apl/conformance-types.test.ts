@@ -1,5 +1,5 @@
 // Conformance of APL over the stored field types beyond the plain scalars (timespan fields, map
-// fields, mixed-type fields) and over virtual fields.
+// fields, mixed-type fields), over virtual fields and over views.
 // Each expected answer is computed by plain JS over the fixture events (or written by hand),
 // never by the engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,10 @@ beforeAll(async () => {
       { name: 'service', expression: 'toupper(service)' },
     ],
   });
+  // Views: named queries used as sources.
+  db.views.set('slow_spans', "['spans'] | where latency > 100ms | extend ms = latency / 1ms");
+  db.views.set('per_service', "let floor = 10ms; ['spans'] | where latency >= floor | summarize n = count(), worst = max(latency) by service");
+  db.views.set('on_view', "['slow_spans'] | count");
   // The same mixed-type events kept in a JSON column (the default) and in a VARIANT.
   for (const [name, storedAs] of [['mixed', undefined], ['mixed_variant', 'VARIANT']] as const) {
     await addDataset(
@@ -271,6 +275,58 @@ describe('virtual fields', () => {
 
   it('refers a query that names a virtual field that cannot be evaluated to its cause', async () => {
     await expect(db.rows("['spans_virtual'] | project broken")).rejects.toThrow(/virtual field "broken" cannot be evaluated: .*unknown field "nosuchfield"/);
+  });
+});
+
+describe('views', () => {
+  const slow = () => SPANS.filter((s) => s.latency > 100n * MS);
+  cases([
+    {
+      apl: "['slow_spans'] | project service, ms",
+      expected: () => slow().map((s) => ({ service: s.service, ms: Number(s.latency) / 1e6 })),
+    },
+    {
+      apl: "['slow_spans'] | summarize total = sum(ms) by service",
+      expected: () =>
+        [...new Set(slow().map((s) => s.service))].map((service) => ({
+          service,
+          total: slow()
+            .filter((s) => s.service === service)
+            .reduce((sum, s) => sum + Number(s.latency) / 1e6, 0),
+        })),
+    },
+    {
+      apl: "['per_service'] | where n > 1 | project service, worst",
+      expected: () => {
+        const kept = SPANS.filter((s) => s.latency >= 10n * MS);
+        return [...new Set(kept.map((s) => s.service))].flatMap((service) => {
+          const mine = kept.filter((s) => s.service === service);
+          const worst = mine.reduce((max, s) => (s.latency > max ? s.latency : max), 0n);
+          return mine.length > 1 ? [{ service, worst: millisText(worst) }] : [];
+        });
+      },
+    },
+    {
+      apl: "union ['slow_spans'], ['spans'] | summarize n = count()",
+      expected: () => [{ n: slow().length + SPANS.length }],
+    },
+    {
+      apl: "['spans'] | join kind=inner (['per_service'] | project service, n) on service | project service, latency, n",
+      expected: () => {
+        const counts = new Map<string, number>();
+        for (const s of SPANS.filter((x) => x.latency >= 10n * MS)) counts.set(s.service, (counts.get(s.service) ?? 0) + 1);
+        return SPANS.filter((s) => counts.has(s.service)).map((s) => ({ service: s.service, latency: millisText(s.latency), n: counts.get(s.service)! }));
+      },
+    },
+  ]);
+
+  it('applies the request time range to the scans inside a view', async () => {
+    const rows = await db.rows("['slow_spans'] | project service", { startTime: '2024-05-01T00:02:00Z', endTime: '2024-05-01T00:02:30Z' });
+    expect(rows).toEqual(slow().filter((s) => s._time === '2024-05-01T00:02:00Z').map((s) => ({ service: s.service })));
+  });
+
+  it('does not let a view read another view', async () => {
+    await expect(db.rows("['on_view']")).rejects.toThrow(/view "on_view": .*unknown dataset "slow_spans"/);
   });
 });
 

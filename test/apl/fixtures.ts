@@ -10,7 +10,7 @@ import {
   type StoredField,
   SYSTEM_STORED_FIELDS,
 } from '../../src/events/layout';
-import { createDuckDBRunner, type EngineDeps, executeApl, type AplRequest, type QueryResult } from '../../src/apl';
+import { createDuckDBRunner, datasetNamesOf, type EngineDeps, executeApl, type AplRequest, parseQuery, type QueryResult } from '../../src/apl';
 import { parseDateTime } from '../../src/apl/time';
 
 export interface TestEvent {
@@ -24,6 +24,8 @@ export interface TestDatabase {
   instance: DuckDBInstance;
   connection: DuckDBConnection;
   datasets: Map<string, DatasetSchema>;
+  /** Views by name: their APL, read over `datasets` (a view's own datasets are not checked). */
+  views: Map<string, string>;
   deps: EngineDeps;
   query(apl: string, request?: Omit<AplRequest, 'apl'>): Promise<QueryResult>;
   /** Rows of the first table as objects keyed by field name. */
@@ -38,8 +40,16 @@ export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   const datasets = new Map<string, DatasetSchema>();
+  const views = new Map<string, string>();
   const deps: EngineDeps = {
     resolveDatasets: async (names) => names.flatMap((name) => (datasets.has(name) ? [datasets.get(name)!] : [])),
+    resolveViews: async (names) =>
+      names.flatMap((name) => {
+        const apl = views.get(name);
+        if (apl === undefined) return [];
+        const query = parseQuery(apl);
+        return [{ name, query, datasets: datasetNamesOf(query).flatMap((read) => (datasets.has(read) ? [datasets.get(read)!] : [])) }];
+      }),
     runner: createDuckDBRunner(instance),
     maxQueryRows: 65_000,
     queryTimeoutMs: 30_000,
@@ -51,6 +61,7 @@ export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<
     instance,
     connection,
     datasets,
+    views,
     deps,
     query,
     async rows(apl, request) {

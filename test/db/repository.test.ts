@@ -121,6 +121,13 @@ describe('repository', () => {
     expect(await store.repository.virtualFields.of('d9')).toEqual([]);
   });
 
+  it('finds a view by organization and name', async () => {
+    await store.prisma.view.create({ data: { id: 'w1', orgId: 'org-a', name: 'errors', aplQuery: "['web'] | where status >= 500", createdBy: 'u1' } });
+    expect(await store.repository.views.byName('org-a', 'errors')).toEqual({ id: 'w1', name: 'errors', aplQuery: "['web'] | where status >= 500" });
+    expect(await store.repository.views.byName('org-b', 'errors')).toBeUndefined();
+    expect(await store.repository.views.byName('org-a', 'Errors')).toBeUndefined();
+  });
+
   it('rolls a failing batch back whole', async () => {
     const good = store.repository.fields.upsertStatements('d2', [{ name: 'ok', type: 'string', columnName: 'ok' }]);
     const bad = store.repository.fields.upsertStatements('no-such-dataset', [{ name: 'x', type: 'string', columnName: 'x' }]);

@@ -16,6 +16,8 @@ export async function exerciseEveryModel(prisma: PrismaClient): Promise<void> {
   await prisma.datasetMapField.create({ data: { datasetId: 'd1', name: 'attributes.custom' } });
   await prisma.virtualField.create({ data: { id: 'v1', datasetId: 'd1', name: 'kb', expression: 'bytes / 1024', position: 1, createdBy: 'u1' } });
   await expect(prisma.virtualField.create({ data: { id: 'v2', datasetId: 'd1', name: 'kb', expression: '1', position: 2, createdBy: 'u1' } })).rejects.toThrow();
+  await prisma.view.create({ data: { id: 'w1', orgId: 'org1', name: 'errors', aplQuery: "['logs'] | where level == 'error'", createdBy: 'u1' } });
+  await expect(prisma.view.create({ data: { id: 'w2', orgId: 'org1', name: 'errors', aplQuery: "['logs']", createdBy: 'u1' } })).rejects.toThrow();
   await prisma.catalogModel.create({ data: { id: 'gpt-4o', providerId: 'openai', position: 0, record: '{}' } });
   const firstSync = await prisma.catalogSync.create({
     data: { source: 's', sourceKind: 'litellm', syncedAt: new Date(), modelsRead: 1, modelsSkipped: 0, modelsWritten: 1 },
@@ -42,6 +44,7 @@ export async function exerciseEveryModel(prisma: PrismaClient): Promise<void> {
   expect(await prisma.datasetField.count()).toBe(0);
   expect(await prisma.datasetMapField.count()).toBe(0);
   expect(await prisma.virtualField.count()).toBe(0);
+  expect(await prisma.view.count()).toBe(0);
   expect(await prisma.token.count()).toBe(0);
   expect(await prisma.membership.count()).toBe(0);
   await expect(prisma.catalogModel.create({ data: { id: 'gpt-4o', providerId: 'x', position: 1, record: '{}' } })).rejects.toThrow();

@@ -5,7 +5,7 @@ import { type DatasetSchema, SYSTEM_FIELDS } from '../../events/layout';
 import { DomainError, invalidInput, notFound } from '../../errors';
 import type { CompiledSql, SqlDialect } from '../dialect/dialect';
 import { duckdbDialect } from '../dialect/duckdb';
-import { type AnalyzedQuery, analyze, datasetNamesOf } from '../semantic/analyzer';
+import { type AnalyzedQuery, analyze, datasetNamesOf, type ViewSource } from '../semantic/analyzer';
 import { autoBinSpan } from '../semantic/functions';
 import type { AplType, Rel, RelColumn } from '../semantic/plan';
 import type { Query } from '../syntax/ast';
@@ -20,6 +20,8 @@ export const DEFAULT_PAGE_SIZE = 1000;
 export interface EngineDeps {
   /** The schemas of the named datasets the caller may query; unknown names are left out. */
   resolveDatasets(names: string[]): Promise<DatasetSchema[]>;
+  /** Views among names that are not datasets, with what they read; unknown names are left out. */
+  resolveViews?(names: string[]): Promise<ViewSource[]>;
   runner: QueryRunner;
   /** Server maximum rows per query (`MAX_QUERY_ROWS`). */
   maxQueryRows: number;
@@ -84,11 +86,14 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   const names = datasetNamesOf(query);
   const schemas = await deps.resolveDatasets(names);
   const datasets = new Map(schemas.map((schema) => [schema.name, schema]));
-  const missing = names.find((name) => !datasets.has(name));
+  const others = names.filter((name) => !datasets.has(name));
+  const views = new Map((others.length > 0 && deps.resolveViews ? await deps.resolveViews(others) : []).map((view) => [view.name, view]));
+  const missing = others.find((name) => !views.has(name));
   if (missing !== undefined) throw notFound(`dataset "${missing}" not found`);
   const windowNanos = window.startNanos !== undefined ? (window.endNanos ?? now) - window.startNanos : undefined;
   const analyzed = analyze(query, {
     datasets,
+    ...(views.size > 0 ? { views } : {}),
     context: { nowNanos: now, autoBinSpan: autoBinSpan(windowNanos), ...(windowNanos !== undefined ? { windowNanos } : {}) },
     ...(request.variables ? { variables: request.variables } : {}),
   });

@@ -1,6 +1,7 @@
 // Semantic analysis of a parsed query: resolves sources against the dataset schemas, binds
 // every operator's expressions over the columns in scope, and builds the typed plan together
 // with what the result needs to describe itself (order, groups, time buckets, row identity).
+import { DomainError, invalidInput } from '../../errors';
 import { type DatasetSchema, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
 import type { Arg, Assignment, Expr, NamePattern, Operator, ParsePart, Query, Source, Tabular } from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
@@ -61,9 +62,21 @@ export interface AnalyzedQuery {
 
 export interface AnalyzeOptions {
   datasets: ReadonlyMap<string, DatasetSchema>;
+  /** Views the query names, by name. */
+  views?: ReadonlyMap<string, ViewSource>;
   context: QueryContext;
   /** Request variables, visible to the query as `let` bindings. */
   variables?: Record<string, unknown>;
+}
+
+/**
+ * A view a query names: its own query, analyzed in place of the name as a source, over the
+ * datasets it reads (resolved on the view's authority, and visible only inside it).
+ */
+export interface ViewSource {
+  name: string;
+  query: Query;
+  datasets: readonly DatasetSchema[];
 }
 
 /** Dataset names a query reads (sources not bound by `let`), for resolving them up front. */
@@ -98,27 +111,22 @@ export function analyze(query: Query, options: AnalyzeOptions): AnalyzedQuery {
 class Analyzer {
   private nextId = 0;
   private readonly binder = new Binder();
-  private readonly lets = new Map<string, TExpr>();
-  private readonly tabularLets = new Map<string, Tabular>();
-  private readonly aliases = new Map<string, string>();
+  // What names mean: the query's own, or a view's while its query is analyzed in place.
+  private lets = new Map<string, TExpr>();
+  private tabularLets = new Map<string, Tabular>();
+  private aliases = new Map<string, string>();
+  private datasets: ReadonlyMap<string, DatasetSchema>;
+  private views: ReadonlyMap<string, ViewSource>;
   private readonly scans: Extract<Rel, { op: 'scan' }>[] = [];
 
-  constructor(private readonly options: AnalyzeOptions) {}
+  constructor(private readonly options: AnalyzeOptions) {
+    this.datasets = options.datasets;
+    this.views = options.views ?? new Map();
+  }
 
   run(query: Query): AnalyzedQuery {
     for (const [name, value] of Object.entries(this.options.variables ?? {})) this.lets.set(name, variableLiteral(value));
-    for (const statement of query.lets) {
-      if (statement.value.kind === 'tabular') {
-        this.tabularLets.set(statement.name, statement.value.tabular);
-        continue;
-      }
-      const expr = statement.value.expr;
-      if (expr.kind === 'name' && !this.lets.has(expr.name) && this.options.datasets.has(expr.name)) {
-        this.aliases.set(statement.name, expr.name);
-        continue;
-      }
-      this.lets.set(statement.name, this.binder.bind(expr, this.scope([])));
-    }
+    this.bindLets(query.lets);
     const stage = this.tabular(query.body);
     return {
       rel: stage.rel,
@@ -130,6 +138,43 @@ class Analyzer {
       datasets: [...stage.datasets],
       scans: this.scans,
     };
+  }
+
+  private bindLets(lets: Query['lets']): void {
+    for (const statement of lets) {
+      if (statement.value.kind === 'tabular') {
+        this.tabularLets.set(statement.name, statement.value.tabular);
+        continue;
+      }
+      const expr = statement.value.expr;
+      if (expr.kind === 'name' && !this.lets.has(expr.name) && this.datasets.has(expr.name)) {
+        this.aliases.set(statement.name, expr.name);
+        continue;
+      }
+      this.lets.set(statement.name, this.binder.bind(expr, this.scope([])));
+    }
+  }
+
+  /**
+   * A view as a source: its query, analyzed here with only its own lets and datasets in reach
+   * (a view cannot name another view); errors inside it name the view.
+   */
+  private view(view: ViewSource): Stage {
+    const outer = { lets: this.lets, tabularLets: this.tabularLets, aliases: this.aliases, datasets: this.datasets, views: this.views };
+    this.lets = new Map();
+    this.tabularLets = new Map();
+    this.aliases = new Map();
+    this.datasets = new Map(view.datasets.map((schema) => [schema.name, schema]));
+    this.views = new Map();
+    try {
+      this.bindLets(view.query.lets);
+      return { ...this.tabular(view.query.body), datasets: new Set([view.name]) };
+    } catch (error) {
+      if (error instanceof DomainError) throw invalidInput(`view "${view.name}": ${error.message}`, error.details);
+      throw error;
+    } finally {
+      Object.assign(this, outer);
+    }
   }
 
   private column(name: string, type: AplType, extra: Partial<RelColumn> = {}): RelColumn {
@@ -158,11 +203,12 @@ class Analyzer {
         const tabularLet = this.tabularLets.get(source.name);
         if (tabularLet) return this.tabular(tabularLet);
         const name = this.aliases.get(source.name) ?? source.name;
-        const dataset = this.options.datasets.get(name);
-        if (!dataset) {
-          throw semanticError(source.pos, `unknown dataset "${name}"${didYouMean(name, this.options.datasets.keys())}`, { dataset: name });
-        }
-        return this.scan(dataset);
+        const dataset = this.datasets.get(name);
+        if (dataset) return this.scan(dataset);
+        const view = this.views.get(name);
+        if (view) return this.view(view);
+        const known = [...this.datasets.keys(), ...this.views.keys()];
+        throw semanticError(source.pos, `unknown dataset "${name}"${didYouMean(name, known)}`, { dataset: name });
       }
     }
   }

@@ -16,12 +16,14 @@ import { LeaseRows } from './leases';
 import { MapFieldRows } from './map-fields';
 import { SettingRows } from './settings';
 import { TokenRows } from './tokens';
+import { ViewRows } from './views';
 import { VirtualFieldRows } from './virtual-fields';
 
 export type { DatasetRow, RetainedDataset } from './datasets';
 export type { FieldDescription, FieldRow } from './fields';
 export type { LeaseState } from './leases';
 export type { MembershipRow, TokenRow } from './tokens';
+export type { ViewRow } from './views';
 export type { VirtualFieldRow } from './virtual-fields';
 
 export class Repository {
@@ -34,6 +36,7 @@ export class Repository {
   readonly leases: LeaseRows;
   readonly mapFields: MapFieldRows;
   readonly virtualFields: VirtualFieldRows;
+  readonly views: ViewRows;
 
   constructor(sql: SqlExecutor) {
     this.dialect = sql.dialect;
@@ -45,5 +48,6 @@ export class Repository {
     this.leases = new LeaseRows(sql);
     this.mapFields = new MapFieldRows(sql);
     this.virtualFields = new VirtualFieldRows(sql);
+    this.views = new ViewRows(sql);
   }
 }
