@@ -21,7 +21,7 @@ import {
   runnerOver,
   toMatches,
 } from '../apl';
-import type { Principal } from '../auth/principal';
+import { hasDatasetCapability, type Principal } from '../auth/principal';
 import type { Config } from '../config';
 import type { Repository } from '../db/repository';
 import type { RelationalStore } from '../db/store';
@@ -131,6 +131,10 @@ export class QueryService {
         return schemas.filter((schema) => schema !== undefined);
       },
       resolveViews: (names) => this.views.resolve(principal, names),
+      listDatasets: async () =>
+        (await this.datasets.list(principal))
+          .map((dataset) => dataset.name)
+          .filter((name) => hasDatasetCapability(principal, name, 'query', 'read')),
       runner: this.runner,
       maxQueryRows: this.config.maxQueryRows,
       queryTimeoutMs: this.config.queryTimeoutMs,

@@ -50,6 +50,7 @@ export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<
         const query = parseQuery(apl);
         return [{ name, query, datasets: datasetNamesOf(query).flatMap((read) => (datasets.has(read) ? [datasets.get(read)!] : [])) }];
       }),
+    listDatasets: async () => [...datasets.keys()],
     runner: createDuckDBRunner(instance),
     maxQueryRows: 65_000,
     queryTimeoutMs: 30_000,

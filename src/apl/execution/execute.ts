@@ -5,7 +5,8 @@ import { type DatasetSchema, SYSTEM_FIELDS } from '../../events/layout';
 import { DomainError, invalidInput, notFound } from '../../errors';
 import type { CompiledSql, SqlDialect } from '../dialect/dialect';
 import { duckdbDialect } from '../dialect/duckdb';
-import { type AnalyzedQuery, analyze, datasetNamesOf, type ViewSource } from '../semantic/analyzer';
+import { type AnalyzedQuery, analyze, type ViewSource } from '../semantic/analyzer';
+import { datasetReferencesOf, matchesDatasetPattern } from '../semantic/references';
 import { autoBinSpan } from '../semantic/functions';
 import type { AplType, Rel, RelColumn } from '../semantic/plan';
 import type { Query } from '../syntax/ast';
@@ -22,6 +23,11 @@ export interface EngineDeps {
   resolveDatasets(names: string[]): Promise<DatasetSchema[]>;
   /** Views among names that are not datasets, with what they read; unknown names are left out. */
   resolveViews?(names: string[]): Promise<ViewSource[]>;
+  /**
+   * Names of every dataset the caller may query: wildcard patterns (`union github*`) and
+   * `search`/`find` without `in` read from these. Without it such queries are refused.
+   */
+  listDatasets?(): Promise<string[]>;
   runner: QueryRunner;
   /** Server maximum rows per query (`MAX_QUERY_ROWS`). */
   maxQueryRows: number;
@@ -83,13 +89,8 @@ export async function executeQuery(query: Query, request: Omit<AplRequest, 'apl'
 export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'>, deps: EngineDeps): Promise<PreparedQuery> {
   const now = (deps.now ?? nowNanos)();
   const window = requestWindow(request, now);
-  const names = datasetNamesOf(query);
-  const schemas = await deps.resolveDatasets(names);
+  const { schemas, views } = await resolveReferences(query, deps);
   const datasets = new Map(schemas.map((schema) => [schema.name, schema]));
-  const others = names.filter((name) => !datasets.has(name));
-  const views = new Map((others.length > 0 && deps.resolveViews ? await deps.resolveViews(others) : []).map((view) => [view.name, view]));
-  const missing = others.find((name) => !views.has(name));
-  if (missing !== undefined) throw notFound(`dataset "${missing}" not found`);
   const windowNanos = window.startNanos !== undefined ? (window.endNanos ?? now) - window.startNanos : undefined;
   const analyzed = analyze(query, {
     datasets,
@@ -133,6 +134,41 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   const { columns, identity } = outputColumns(analyzed, rel);
   const statement = (deps.dialect ?? duckdbDialect).compile(rel, columns);
   return { analyzed, statement, columns, ...(identity ? { identityPositions: identity } : {}), effectiveLimit, window, nowNanos: now, datasets: schemas };
+}
+
+/**
+ * Schemas of the datasets a query reads: named ones (a missing one is a 404 unless a view has
+ * its name), those matching its wildcard patterns or read by `search`/`find` without `in` (from
+ * the caller's listing), and the legs of fuzzy unions that exist and are readable; and the views
+ * it names.
+ */
+async function resolveReferences(query: Query, deps: EngineDeps): Promise<{ schemas: DatasetSchema[]; views: Map<string, ViewSource> }> {
+  const references = datasetReferencesOf(query);
+  const names = new Set(references.names);
+  if (references.patterns.length > 0 || references.all) {
+    if (!deps.listDatasets) throw invalidInput('dataset patterns and search or find without "in (...)" are not available here; name the datasets');
+    const available = await deps.listDatasets();
+    for (const name of available) {
+      if (references.all || references.patterns.some((pattern) => matchesDatasetPattern(name, pattern))) names.add(name);
+    }
+  }
+  const schemas = await deps.resolveDatasets([...names]);
+  const resolved = new Set(schemas.map((schema) => schema.name));
+  const others = [...names].filter((name) => !resolved.has(name));
+  const views = new Map((others.length > 0 && deps.resolveViews ? await deps.resolveViews(others) : []).map((view) => [view.name, view]));
+  const missing = others.find((name) => !views.has(name));
+  if (missing !== undefined) throw notFound(`dataset "${missing}" not found`);
+  for (const name of references.optional) {
+    if (resolved.has(name)) continue;
+    try {
+      const found = await deps.resolveDatasets([name]);
+      for (const schema of found) if (!resolved.has(schema.name)) schemas.push(schema);
+    } catch (error) {
+      if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'forbidden' || error.kind === 'invalid_input')) continue;
+      throw error;
+    }
+  }
+  return { schemas, views };
 }
 
 function requestWindow(request: Omit<AplRequest, 'apl'>, now: bigint): { startNanos?: bigint; endNanos?: bigint } {
