@@ -12,7 +12,7 @@ import type { PrismaClient } from '../db/store';
 import { conflict, invalidInput, limitExceeded, notFound } from '../errors';
 import { parseInput } from '../validation';
 import type { DatasetFieldView, DatasetRecord, DatasetService, FieldSource } from './datasets';
-import { MAX_FIELD_NAME_BYTES } from './ingest/limits';
+import { validateFieldName } from './field-names';
 import type { VirtualFieldSource } from './layout';
 import type { FieldRegistry } from './schema/field-registry';
 
@@ -39,20 +39,6 @@ const virtualFieldSchema = z.object({
   type: z.string().max(64).default(''),
   unit: z.string().max(64).default(''),
 });
-
-function validateName(name: string): void {
-  const problem =
-    name === ''
-      ? 'must not be empty'
-      : Buffer.byteLength(name) > MAX_FIELD_NAME_BYTES
-        ? `must be at most ${MAX_FIELD_NAME_BYTES} bytes`
-        : name.includes('\u0000')
-          ? 'must not contain a NUL character'
-          : name.startsWith('_')
-            ? 'must not start with "_", which marks system fields'
-            : undefined;
-  if (problem) throw invalidInput(`invalid virtual field name "${name.slice(0, 64)}": it ${problem}`);
-}
 
 /** The field type name the fields list shows for an APL type. */
 const FIELD_TYPE_OF: Record<AplType, string> = {
@@ -167,7 +153,7 @@ export class VirtualFieldService {
 
   private validate(body: unknown) {
     const input = parseInput(virtualFieldSchema, body);
-    validateName(input.name);
+    validateFieldName(input.name, 'virtual field');
     try {
       parseExpression(input.expression);
     } catch (error) {

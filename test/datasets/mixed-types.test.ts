@@ -3,6 +3,7 @@
 // converts and groups by such values.
 import { Axiom } from '@axiomhq/js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aplRows, sendJson } from '../helpers/api';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const EVENTS = [
@@ -17,20 +18,11 @@ const EVENTS = [
 describe('mixed-type fields', () => {
   let server: TestServer;
   let axiom: Axiom;
-  const post = async (path: string, body: unknown) => {
-    const response = await server.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return (await response.json()) as any;
-  };
+  const post = async (path: string, body: unknown) => (await sendJson(server, 'POST', path, body)).body;
   const rows = async (apl: string) => {
-    const body = await post('/v1/datasets/_apl?format=tabular', { apl, startTime: '2025-01-01T00:00:00Z', endTime: '2025-03-01T00:00:00Z' });
-    expect(body.tables, JSON.stringify(body)).toBeDefined();
-    const table = body.tables[0];
-    return {
-      fields: table.fields.map((field: { name: string; type: string }) => `${field.name}:${field.type}`),
-      rows: (table.columns[0] ?? []).map((_: unknown, row: number) =>
-        Object.fromEntries(table.fields.map((field: { name: string }, i: number) => [field.name, table.columns[i][row]])),
-      ),
-    };
+    const answer = await aplRows(server, apl, { startTime: '2025-01-01T00:00:00Z', endTime: '2025-03-01T00:00:00Z' });
+    expect(answer.status, answer.error).toBe(200);
+    return { fields: answer.fields.map((field) => `${field.name}:${field.type}`), rows: answer.rows };
   };
 
   beforeAll(async () => {

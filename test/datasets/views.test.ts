@@ -1,6 +1,7 @@
 // Views through HTTP and GraphQL: /v2/views, views as query sources (alone, in union and join),
 // what they refuse (ingest, trim, views over views), and access through them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aplRows, sendJson } from '../helpers/api';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const LOGS = [
@@ -20,24 +21,8 @@ const ERRORS_APL = "['logs'] | where level == 'error' | project _time, app, ms";
 describe('views', () => {
   let server: TestServer;
   let viewId: string;
-  const send = async (method: string, path: string, body?: unknown, auth?: string) => {
-    const response = await server.request(path, {
-      method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      ...(auth ? { auth } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
-  const query = async (apl: string, auth?: string) => {
-    const { status, body } = await send('POST', '/v1/datasets/_apl?format=tabular', { apl, ...RANGE }, auth);
-    if (status !== 200) return { status, error: body.message as string, rows: [] as Record<string, unknown>[] };
-    const table = body.tables[0];
-    const rows = (table.columns[0] ?? []).map((_: unknown, row: number) =>
-      Object.fromEntries(table.fields.map((field: { name: string }, i: number) => [field.name, table.columns[i][row]])),
-    ) as Record<string, unknown>[];
-    return { status, rows };
-  };
+  const send = (method: string, path: string, body?: unknown, auth?: string) => sendJson(server, method, path, body, auth);
+  const query = (apl: string, auth?: string) => aplRows(server, apl, RANGE, auth);
   const token = async (body: Record<string, unknown>) => (await send('POST', '/v2/tokens', { name: 'scoped', ...body })).body.token as string;
   const errors = () => LOGS.filter((e) => e.level === 'error');
 

@@ -1,6 +1,7 @@
 // Virtual fields through HTTP and GraphQL: /v2/vfields, their use by name in queries over the
 // dataset (APL and legacy requests), the fields list, and their capabilities.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aplRows, sendJson } from '../helpers/api';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const EVENTS = [
@@ -13,24 +14,8 @@ const RANGE = { startTime: '2025-04-01T00:00:00Z', endTime: '2025-04-02T00:00:00
 
 describe('virtual fields', () => {
   let server: TestServer;
-  const send = async (method: string, path: string, body?: unknown, auth?: string) => {
-    const response = await server.request(path, {
-      method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      ...(auth ? { auth } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
-  const query = async (apl: string, auth?: string) => {
-    const { status, body } = await send('POST', '/v1/datasets/_apl?format=tabular', { apl, ...RANGE }, auth);
-    if (status !== 200) return { status, error: body.message as string, rows: [] as Record<string, unknown>[] };
-    const table = body.tables[0];
-    const rows = (table.columns[0] ?? []).map((_: unknown, row: number) =>
-      Object.fromEntries(table.fields.map((field: { name: string }, i: number) => [field.name, table.columns[i][row]])),
-    ) as Record<string, unknown>[];
-    return { status, rows, fields: table.fields as { name: string; type: string }[] };
-  };
+  const send = (method: string, path: string, body?: unknown, auth?: string) => sendJson(server, method, path, body, auth);
+  const query = (apl: string, auth?: string) => aplRows(server, apl, RANGE, auth);
   const create = (body: Record<string, unknown>, auth?: string) => send('POST', '/v2/vfields', body, auth);
 
   beforeAll(async () => {
@@ -92,7 +77,7 @@ describe('virtual fields', () => {
         [...new Set(EVENTS.map((e) => e.host))].sort().map((host) => ({ host, total: EVENTS.filter((e) => e.host === host).reduce((sum, e) => sum + kb(e), 0) })),
       );
       const all = await query("['web'] | where host == 'a' | sort by _time asc");
-      expect(all.fields!.map((field) => `${field.name}:${field.type}`)).toEqual([
+      expect(all.fields.map((field) => `${field.name}:${field.type}`)).toEqual([
         '_time:datetime',
         '_sysTime:datetime',
         'host:string',
