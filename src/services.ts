@@ -13,6 +13,7 @@ import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
 import { ViewService } from './events/views';
 import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-fields';
+import { ShipperService } from './shippers/service';
 
 export interface Services extends EventServices {
   config: Config;
@@ -26,6 +27,7 @@ export interface Services extends EventServices {
   views: ViewService;
   retention: RetentionSweeper;
   queries: QueryService;
+  shippers: ShipperService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -49,7 +51,8 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const views = new ViewService(store.prisma, store.repository, queries);
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, virtualFields, views, retention, queries };
+  const shippers = new ShipperService(events.ingest, datasets, mapFields);
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, virtualFields, views, retention, queries, shippers };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
