@@ -9,6 +9,7 @@
 // below), in SQL that follows the rules at the top of src/db/sql.ts, and test it on both
 // providers (test/db/repository.test.ts).
 import type { SqlDialect, SqlExecutor } from '../sql';
+import { AccessRows } from './access';
 import { CatalogRows } from './catalog';
 import { DatasetRows } from './datasets';
 import { FieldRows } from './fields';
@@ -17,6 +18,7 @@ import { MapFieldRows } from './map-fields';
 import { SettingRows } from './settings';
 import { TokenRows } from './tokens';
 
+export type { RoleGrant } from './access';
 export type { DatasetRow, RetainedDataset } from './datasets';
 export type { FieldDescription, FieldRow } from './fields';
 export type { LeaseState } from './leases';
@@ -25,6 +27,7 @@ export type { MembershipRow, TokenRow } from './tokens';
 export class Repository {
   readonly dialect: SqlDialect;
   readonly tokens: TokenRows;
+  readonly access: AccessRows;
   readonly datasets: DatasetRows;
   readonly fields: FieldRows;
   readonly settings: SettingRows;
@@ -35,6 +38,7 @@ export class Repository {
   constructor(sql: SqlExecutor) {
     this.dialect = sql.dialect;
     this.tokens = new TokenRows(sql);
+    this.access = new AccessRows(sql);
     this.datasets = new DatasetRows(sql);
     this.fields = new FieldRows(sql);
     this.settings = new SettingRows(sql);
