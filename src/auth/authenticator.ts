@@ -63,9 +63,17 @@ export class Authenticator {
     return this.principalOf(await this.identify(credentials, now));
   }
 
+  /** The principal of a token secret already taken out of its header (doors with their own schemes). */
+  async authenticateToken(secret: string, orgId: string | undefined, now = Date.now()): Promise<Principal> {
+    return this.principalOf(await this.identifyToken(secret, orgId, now));
+  }
+
   /** The token behind the credentials, valid and unexpired, without choosing an organization. */
-  async identify(credentials: Credentials, now = Date.now()): Promise<Identity> {
-    const secret = bearerSecret(credentials.authorization);
+  identify(credentials: Credentials, now = Date.now()): Promise<Identity> {
+    return this.identifyToken(bearerSecret(credentials.authorization), credentials.orgId, now);
+  }
+
+  async identifyToken(secret: string, requestedOrg: string | undefined, now = Date.now()): Promise<Identity> {
     const token = await this.repository.tokens.bySecretHash(hashTokenSecret(secret));
     if (!token) throw unauthenticated('invalid API token');
     if (token.expiresAt !== null && token.expiresAt.getTime() <= now) throw unauthenticated('API token has expired');
@@ -75,7 +83,7 @@ export class Authenticator {
       kind: token.kind,
       userId: token.kind === 'personal' ? token.userId : token.createdBy,
       orgId: token.kind === 'api' ? token.orgId : null,
-      requestedOrg: credentials.orgId,
+      requestedOrg,
       token,
     };
   }

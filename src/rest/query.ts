@@ -1,8 +1,9 @@
 // Axiom v1 queries: APL (`POST /datasets/_apl?format=tabular|legacy`) and the legacy query
 // request (`POST /datasets/{dataset}/query`). The SDK sends the cursor as a query parameter.
 import type { FastifyInstance } from 'fastify';
-import { toLegacyAplResponse, toTabularResponse } from '../apl';
+import { toLegacyAplResponse } from '../apl';
 import { invalidInput } from '../errors';
+import { tabularAnswer } from '../events/query-service';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -47,7 +48,7 @@ export async function queryRoutes(app: FastifyInstance, { services }: RouteOptio
       const body = request.body as Record<string, unknown> | undefined;
       const cursor = typeof body?.cursor === 'string' && body.cursor !== '' ? undefined : request.query.cursor;
       const result = await queries.apl(request.principal, body, cursor ? { cursor } : {});
-      if (format === 'tabular') return toTabularResponse(result);
+      if (format === 'tabular') return tabularAnswer(result);
       return toLegacyAplResponse(result, {
         ...(typeof body?.startTime === 'string' ? { startTime: body.startTime } : {}),
         ...(typeof body?.endTime === 'string' ? { endTime: body.endTime } : {}),

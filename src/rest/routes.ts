@@ -4,6 +4,7 @@ import type { Services } from '../services';
 import { axiomApi } from './axiom-api';
 import { catalogRoutes } from './catalog';
 import { registerOpenApi } from './openapi';
+import { provisionRoutes } from './orgs';
 
 export interface RouteOptions {
   services: Services;
@@ -13,5 +14,6 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   // First, so that /openapi.json describes the routes of every area registered after it.
   await registerOpenApi(app);
   await app.register(axiomApi, { services });
+  await app.register(provisionRoutes, { services, prefix: '/v2' });
   await app.register(catalogRoutes, { services });
 }

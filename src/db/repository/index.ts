@@ -10,6 +10,7 @@
 // providers (test/db/repository.test.ts).
 import type { SqlDialect, SqlExecutor } from '../sql';
 import { AccessRows } from './access';
+import { AnnotationRows } from './annotations';
 import { CatalogRows } from './catalog';
 import { DatasetRows } from './datasets';
 import { FieldRows } from './fields';
@@ -19,6 +20,7 @@ import { SettingRows } from './settings';
 import { TokenRows } from './tokens';
 
 export type { RoleGrant } from './access';
+export type { AnnotationRow } from './annotations';
 export type { DatasetRow, RetainedDataset } from './datasets';
 export type { FieldDescription, FieldRow } from './fields';
 export type { LeaseState } from './leases';
@@ -28,6 +30,7 @@ export class Repository {
   readonly dialect: SqlDialect;
   readonly tokens: TokenRows;
   readonly access: AccessRows;
+  readonly annotations: AnnotationRows;
   readonly datasets: DatasetRows;
   readonly fields: FieldRows;
   readonly settings: SettingRows;
@@ -39,6 +42,7 @@ export class Repository {
     this.dialect = sql.dialect;
     this.tokens = new TokenRows(sql);
     this.access = new AccessRows(sql);
+    this.annotations = new AnnotationRows(sql);
     this.datasets = new DatasetRows(sql);
     this.fields = new FieldRows(sql);
     this.settings = new SettingRows(sql);
