@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type Principal, requireOrgCapability } from '../auth/principal';
+import { generateSortableId } from '../auth/secrets';
 import type { PrismaClient } from '../db/store';
 import { conflict, type DomainError, invalidInput, notFound, preconditionFailed } from '../errors';
 import { parseInput } from '../validation';
@@ -92,7 +93,7 @@ export class DashboardService {
     const { limit, offset } = parseInput(pageSchema, page, 'query parameters');
     const rows = await this.prisma.dashboard.findMany({
       where: { orgId: principal.orgId, owner: { in: await this.audiences(principal) } },
-      orderBy: [{ createdAt: 'asc' }, { uid: 'asc' }],
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       skip: offset,
       take: limit,
     });
@@ -164,7 +165,7 @@ export class DashboardService {
     try {
       const row = await this.prisma.dashboard.create({
         data: {
-          id: randomBytes(12).toString('hex'),
+          id: generateSortableId(),
           orgId: principal.orgId,
           uid,
           version: 1,

@@ -4,9 +4,9 @@
 // show the caller's own queries unless `who` says `team` (everyone else's), `all`, or a user id
 // (someone else's needs `users:read` as well), and can be narrowed by dataset and by a text
 // (`qs`) found in the name or the APL, and paged with `limit`/`offset`.
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type Action, datasetsWithCapability, hasDatasetCapability, type Principal, requireOrgCapability } from '../auth/principal';
+import { generateSortableId } from '../auth/secrets';
 import type { PrismaClient } from '../db/store';
 import { forbidden, notFound } from '../errors';
 import { DATASET_NAME, DATASET_NAME_RULE } from '../events/datasets';
@@ -160,7 +160,7 @@ export class StarredQueryService {
     requireHolds(principal, input.dataset, 'create');
     const row = await this.prisma.starredQuery.create({
       data: {
-        id: randomBytes(12).toString('hex'),
+        id: generateSortableId(),
         orgId: principal.orgId,
         kind: input.kind,
         name: input.name,
