@@ -18,6 +18,16 @@ export async function nullWhenMissing<T>(load: () => Promise<T> | T): Promise<T 
   }
 }
 
+/** Lookups by a name or id answer null for what does not exist, and refuse what the caller may not read. */
+export async function nullWhenNotFound<T>(load: () => Promise<T> | T): Promise<T | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') return null;
+    throw error;
+  }
+}
+
 const UserRole = builder.objectRef<{ id: string; name: string }>('UserRole').implement({
   description: "A member's base role: owner, admin, user, read-only, none, or a custom role (its id and name)",
   fields: (t) => ({

@@ -3,7 +3,7 @@
 // whose extensions carry currentVersion).
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { DashboardResource, DashboardWrite } from '../dashboards/service';
-import { nullWhenMissing } from './auth';
+import { nullWhenMissing, nullWhenNotFound } from './auth';
 import { builder } from './builder';
 
 const DashboardRef = builder.objectRef<DashboardResource>('Dashboard');
@@ -43,7 +43,8 @@ builder.queryFields((t) => ({
     type: DashboardRef,
     nullable: true,
     args: { uid: t.arg.string({ required: true }) },
-    resolve: (_root, { uid }, context) => nullWhenMissing(() => context.services.dashboards.get(context.principal(), uid)),
+    description: 'The dashboard, or null when there is none the caller can see under that uid',
+    resolve: (_root, { uid }, context) => nullWhenNotFound(() => context.services.dashboards.get(context.principal(), uid)),
   }),
 }));
 

@@ -4,7 +4,7 @@ import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { GroupView } from '../identity/groups';
 import type { RoleView } from '../identity/custom-roles';
 import type { OrgView } from '../identity/orgs';
-import { nullWhenMissing, User, type UserNode } from './auth';
+import { nullWhenMissing, nullWhenNotFound, User, type UserNode } from './auth';
 import { builder } from './builder';
 import { restBody } from './rest-body';
 
@@ -94,7 +94,7 @@ builder.queryFields((t) => ({
     type: OrganizationRef,
     nullable: true,
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_root, { id }, context) => nullWhenMissing(() => context.services.identity.orgs.get(context.identity(), id)),
+    resolve: (_root, { id }, context) => nullWhenNotFound(() => context.services.identity.orgs.get(context.identity(), id)),
   }),
   users: t.connection({
     type: User,
