@@ -14,6 +14,7 @@ import { closeEventServices, type EventServices, openEventServices } from './eve
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
 import { IdentityService } from './identity/service';
+import { ShipperService } from './shippers/service';
 import { StarredQueryService } from './starred-queries/service';
 
 export interface Services extends EventServices {
@@ -31,6 +32,7 @@ export interface Services extends EventServices {
   mapFields: MapFieldService;
   retention: RetentionSweeper;
   queries: QueryService;
+  shippers: ShipperService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -54,6 +56,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
   identity.start();
+  const shippers = new ShipperService(events.ingest, datasets, mapFields);
   return {
     config,
     logger,
@@ -69,6 +72,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
     mapFields,
     retention,
     queries,
+    shippers,
   };
 }
 

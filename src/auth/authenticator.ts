@@ -1,5 +1,6 @@
-// Resolves `Authorization: Bearer <token>` (and the organization header) to a Principal, and
-// evaluates what it may do for this request. This runs on every request, so it reads through
+// Resolves the token of a request (`Authorization: Bearer <token>`, or another scheme a route
+// accepts, see schemes.ts) and the organization header to a Principal, and evaluates what it
+// may do for this request. This runs on every request, so it reads through
 // the repository layer (prepared statements on SQLite, ~10 µs each; indexed queries on
 // PostgreSQL) rather than Prisma (~1 ms). Nothing is cached: a token revoked, a membership,
 // role or group changed through any instance counts from the next request on.
@@ -13,6 +14,7 @@ import { forbidden, invalidInput, unauthenticated } from '../errors';
 import { type CapabilitySet, capabilitySetOf, intersectionOf, unionOf } from './capabilities';
 import type { Principal } from './principal';
 import { baseRoleCapabilities } from './roles';
+import { type AuthScheme, tokenFromAuthorization } from './schemes';
 import { hashTokenSecret } from './secrets';
 
 /** The request headers authentication looks at, already extracted by the adapter. */
@@ -20,6 +22,8 @@ export interface Credentials {
   authorization: string | undefined;
   /** `X-Axiom-Org-Id`, or `x-service-org-id` when the former is absent. */
   orgId: string | undefined;
+  /** Authorization schemes the route accepts (default: Bearer only). */
+  schemes?: readonly AuthScheme[];
 }
 
 /** Reads the credentials from any header source (Fastify's object or a Fetch `Headers`). */
@@ -70,7 +74,7 @@ export class Authenticator {
 
   /** The token behind the credentials, valid and unexpired, without choosing an organization. */
   identify(credentials: Credentials, now = Date.now()): Promise<Identity> {
-    return this.identifyToken(bearerSecret(credentials.authorization), credentials.orgId, now);
+    return this.identifyToken(tokenFromAuthorization(credentials.authorization, credentials.schemes), credentials.orgId, now);
   }
 
   async identifyToken(secret: string, requestedOrg: string | undefined, now = Date.now()): Promise<Identity> {
@@ -139,11 +143,4 @@ export class Authenticator {
     }
     return { tokenId: token.id, kind: 'api', orgId: token.orgId!, userId: token.createdBy, ...capabilities };
   }
-}
-
-function bearerSecret(authorization: string | undefined): string {
-  if (!authorization) throw unauthenticated('missing Authorization header: send "Authorization: Bearer <token>"');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) throw unauthenticated('malformed Authorization header: expected "Bearer <token>"');
-  return match[1]!;
 }

@@ -8,6 +8,7 @@ import type {} from '@fastify/swagger'; // adds tags/summary to route schemas, f
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { credentialsFrom, type Identity } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
+import type { AuthScheme } from '../auth/schemes';
 import { annotationRoutes } from './annotations';
 import { dashboardRoutes } from './dashboards';
 import { datasetRoutesV1 } from './datasets-v1';
@@ -34,6 +35,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** 'none': the route acts in no particular organization and reads `request.identity` only. */
     organization?: 'none';
+    /** Authorization schemes a route accepts besides Bearer (ingest routes take Basic too). */
+    authSchemes?: readonly AuthScheme[];
   }
 }
 
@@ -54,7 +57,8 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   });
   app.addHook('onRequest', async (request) => {
     request.errorStyle = 'axiom';
-    request.identity = await services.auth.identify(credentialsFrom(headerReader(request)));
+    const schemes = request.routeOptions.config.authSchemes;
+    request.identity = await services.auth.identify({ ...credentialsFrom(headerReader(request)), ...(schemes ? { schemes } : {}) });
     if (request.routeOptions.config.organization === 'none') return;
     request.principal = await services.auth.authenticator.principalOf(request.identity);
   });
