@@ -7,11 +7,17 @@ export function json(method: string, body: unknown, headers: Record<string, stri
   return { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
-/** The body of a response, parsed, with its status. */
+/** The body of a response, parsed when it is JSON (the text otherwise), with its status. */
 export async function call(server: TestServer, path: string, init: RequestInit & { auth?: string | false } = {}) {
   const response = await server.request(path, init);
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as any) : undefined };
+  let body: any;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return { status: response.status, body, text };
 }
 
 /** The organization of the admin user (the first one created at start). */

@@ -200,6 +200,13 @@ interface RestCase {
   prepare?: () => Promise<any>;
   url: (vars: any) => string;
   body?: (vars: any) => unknown;
+  /** A body sent as it is, with its media type, instead of JSON. */
+  raw?: (vars: any) => { contentType: string; text: string };
+  headers?: (vars: any) => Record<string, string>;
+  /** Statuses of a refusal, when the route's door answers in its own way (default 403). */
+  refused?: number[];
+  /** Reads the outcome when the status alone does not tell (a stream of per-query answers). */
+  outcome?: (status: number, text: string) => 'allowed' | 'refused' | 'other';
   /** For writes: what must be unchanged after a refusal. */
   snapshot?: (vars: any) => Promise<unknown>;
 }
@@ -279,6 +286,9 @@ const REST: RestCase[] = [
   ...datasetRoutes('/v2', 'id'),
   ...ingestAndQueryRoutes('/v1'),
   ...ingestAndQueryRoutes('/api/v1'),
+  ...edgeQueryRoutes('/v1'),
+  ...edgeQueryRoutes('/api/v1'),
+  ...shipperRoutes(),
   {
     method: 'POST',
     path: '/v2/datasets/{id}/vacuum',
@@ -484,8 +494,87 @@ const REST: RestCase[] = [
   },
 ];
 
+/** Shippers' doors: each sends events of its own format into a fresh dataset. */
+function shipperRoutes(): RestCase[] {
+  const into = (method: string, path: string, url: (name: string) => string, raw: (name: string) => { contentType: string; text: string }, extra: Partial<RestCase> = {}): RestCase => ({
+    method,
+    path,
+    allowed: ds('x', 'ingest', 'create'),
+    datasetScoped: true,
+    prepare: make.dataset,
+    url,
+    raw,
+    snapshot: state.dataset,
+    ...extra,
+  });
+  const json = (value: unknown) => () => ({ contentType: 'application/json', text: JSON.stringify(value) });
+  const otlpLogs = { resourceLogs: [{ scopeLogs: [{ logRecords: [{ timeUnixNano: '1700000000000000000', body: { stringValue: 'hello' } }] }] }] };
+  const otlpTraces = {
+    resourceSpans: [
+      { scopeSpans: [{ spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174', name: 'op', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000001000000000' }] }] },
+    ],
+  };
+  const datasetHeader = (name: string) => ({ 'x-axiom-dataset': name });
+  const bulk = () => ({ contentType: 'application/x-ndjson', text: '{"index":{}}\n{"a":5}\n' });
+  const hecRefused = [403, 400]; // HEC names an index it may not write to as an incorrect index
+  const elastic = '/v1/ingest/{dataset}/elastic';
+  const rows: RestCase[] = [
+    into('POST', '/v1/traces', () => '/v1/traces', json(otlpTraces), { headers: datasetHeader }),
+    into('POST', '/v1/logs', () => '/v1/logs', json(otlpLogs), { headers: datasetHeader }),
+    into('POST', '/loki/api/v1/push', () => '/loki/api/v1/push', json({ streams: [{ stream: { app: 'x' }, values: [['1700000000000000000', 'line']] }] }), { headers: datasetHeader }),
+    ...['/services/collector/event', '/services/collector/event/1.0', '/services/collector'].map((path) =>
+      into('POST', path, (name) => `${path}?index=${name}`, json({ event: 'hello' }), { refused: hecRefused }),
+    ),
+    ...['/services/collector/raw', '/services/collector/raw/1.0'].map((path) =>
+      into('POST', path, (name) => `${path}?index=${name}`, () => ({ contentType: 'text/plain', text: 'one line\n' }), { refused: hecRefused }),
+    ),
+    ...(['POST', 'PUT'] as const).flatMap((method) => [
+      into(method, `${elastic}/_bulk`, (name) => `/v1/ingest/${name}/elastic/_bulk`, bulk),
+      into(method, `${elastic}/{index}/_bulk`, (name) => `/v1/ingest/${name}/elastic/logs-x/_bulk`, bulk),
+    ]),
+  ];
+  // Elasticsearch's handshakes and template calls change nothing: any valid token may make them.
+  for (const [method, path, url] of [
+    ['GET', elastic, '/v1/ingest/matrix/elastic'],
+    ['GET', `${elastic}/_license`, '/v1/ingest/matrix/elastic/_license'],
+    ['GET', `${elastic}/_xpack`, '/v1/ingest/matrix/elastic/_xpack'],
+    ['GET', `${elastic}/_cluster/health`, '/v1/ingest/matrix/elastic/_cluster/health'],
+    ['POST', `${elastic}/_refresh`, '/v1/ingest/matrix/elastic/_refresh'],
+    ['POST', `${elastic}/{index}/_refresh`, '/v1/ingest/matrix/elastic/logs-x/_refresh'],
+    ...['_index_template', '_template', '_ilm/policy', '_ingest/pipeline', '_component_template'].map(
+      (kind) => ['PUT', `${elastic}/${kind}/{name}`, `/v1/ingest/matrix/elastic/${kind}/matrix`] as const,
+    ),
+  ] as const) {
+    rows.push({ method, path, allowed: anyToken, url: () => url, ...(method === 'PUT' ? { body: () => ({}) } : {}) });
+  }
+  return rows;
+}
+
+/** The edge query routes: the same APL as /v1/datasets/_apl, and a batch answered as a stream of per-query outcomes. */
+function edgeQueryRoutes(prefix: string): RestCase[] {
+  return [
+    { method: 'POST', path: `${prefix}/query/_apl`, allowed: ds('matrix', 'query', 'read'), datasetScoped: true, url: () => `${prefix}/query/_apl?format=tabular`, body: () => ({ apl: "['matrix'] | count" }) },
+    {
+      method: 'POST',
+      path: `${prefix}/query/batch`,
+      allowed: ds('matrix', 'query', 'read'),
+      url: () => `${prefix}/query/batch`,
+      body: () => [{ queryId: 'q1', aplRequest: { apl: "['matrix'] | count" } }],
+      outcome: (status, text) => {
+        if (status !== 200) return 'other';
+        const events = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+        if (events.length !== 1) return 'other';
+        if (events[0].data) return 'allowed';
+        return [403, 404].includes(events[0].error?.code) ? 'refused' : 'other';
+      },
+    },
+  ];
+}
+
 /** Routes anyone may call without a token. */
 const PUBLIC_REST = new Set([
+  'GET /services/collector/health',
+  'GET /services/collector/health/1.0',
   'POST /v2/orgs/provision',
   'GET /api/v1/models',
   'GET /api/v1/models/{id}',
@@ -727,17 +816,22 @@ describe('authorization matrix: REST', () => {
         const vars = route.prepare ? await route.prepare() : undefined;
         const before = route.snapshot ? await route.snapshot(vars) : undefined;
         const body = route.body?.(vars);
+        const raw = route.raw?.(vars);
+        const contentType = raw ? raw.contentType : body !== undefined ? 'application/json' : undefined;
         const response = await call(server, route.url(vars), {
           method: route.method,
-          headers: { 'x-axiom-org-id': orgId, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          headers: { 'x-axiom-org-id': orgId, ...(contentType ? { 'content-type': contentType } : {}), ...route.headers?.(vars) },
+          ...(raw ? { body: raw.text } : body !== undefined ? { body: JSON.stringify(body) } : {}),
           auth: who.token,
         });
         const label = `${route.method} ${route.url(vars)} as ${who.name}: ${describeOutcome(response.status, response.body)}`;
+        const refused = route.refused ?? (route.datasetScoped ? [403, 404] : [403]);
         if (route.allowed(who)) {
-          expect(response.status >= 200 && response.status < 300, label).toBe(true);
+          if (route.outcome) expect(route.outcome(response.status, response.text), label).toBe('allowed');
+          else expect(response.status >= 200 && response.status < 300, label).toBe(true);
         } else {
-          expect(route.datasetScoped ? [403, 404] : [403], label).toContain(response.status);
+          if (route.outcome) expect(route.outcome(response.status, response.text), label).toBe('refused');
+          else expect(refused, label).toContain(response.status);
           if (route.snapshot) expect(await route.snapshot(vars), `${label}: a refused write changed something`).toEqual(before);
         }
       }
