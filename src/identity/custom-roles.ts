@@ -8,10 +8,11 @@ import { type CapabilitySet, capabilitySetOf, unionOf } from '../auth/capabiliti
 import { datasetCapabilitiesSchema, orgCapabilitiesSchema, viewCapabilitiesSchema } from '../auth/capability-schemas';
 import { type Principal, requireOrgCapability } from '../auth/principal';
 import type { PrismaClient } from '../db/store';
-import { conflict, invalidInput, notFound } from '../errors';
+import { invalidInput, notFound } from '../errors';
 import { parseInput } from '../validation';
 import { requireHolds } from './grants';
 import type { RoleDirectory } from './role-directory';
+import { writeWithUniqueName } from './unique-name';
 import { LAST_OWNER_MESSAGE } from './users';
 
 export interface RoleView extends CapabilitySet {
@@ -171,19 +172,9 @@ export class CustomRoleService {
     return out;
   }
 
-  /** Runs a write that may take `name`; a clash with another role (checked first, and after a lost race) is a 409. */
-  private async uniqueName(orgId: string, name: string, write: () => Promise<void>, self?: string): Promise<void> {
-    const taken = async () => {
-      const other = await this.prisma.role.findFirst({ where: { orgId, name } });
-      return other !== null && other.id !== self;
-    };
-    if (await taken()) throw conflict(`a role named "${name}" already exists`);
-    try {
-      await write();
-    } catch (error) {
-      if (await taken()) throw conflict(`a role named "${name}" already exists`);
-      throw error;
-    }
+  private uniqueName(orgId: string, name: string, write: () => Promise<unknown>, self?: string): Promise<void> {
+    const holder = async (taken: string) => (await this.prisma.role.findFirst({ where: { orgId, name: taken }, select: { id: true } }))?.id;
+    return writeWithUniqueName('role', name, holder, write, self);
   }
 }
 

@@ -8,10 +8,11 @@ import { z } from 'zod';
 import { unionOf } from '../auth/capabilities';
 import { type Principal, requireOrgCapability } from '../auth/principal';
 import type { PrismaClient } from '../db/store';
-import { conflict, invalidInput, notFound } from '../errors';
+import { invalidInput, notFound } from '../errors';
 import { parseInput } from '../validation';
 import { requireHolds } from './grants';
 import type { RoleDirectory } from './role-directory';
+import { writeWithUniqueName } from './unique-name';
 
 export interface GroupView {
   id: string;
@@ -147,18 +148,9 @@ export class GroupService {
     return row;
   }
 
-  private async uniqueName(orgId: string, name: string, write: () => Promise<unknown>, self?: string): Promise<void> {
-    const taken = async () => {
-      const other = await this.prisma.group.findFirst({ where: { orgId, name } });
-      return other !== null && other.id !== self;
-    };
-    if (await taken()) throw conflict(`a group named "${name}" already exists`);
-    try {
-      await write();
-    } catch (error) {
-      if (await taken()) throw conflict(`a group named "${name}" already exists`);
-      throw error;
-    }
+  private uniqueName(orgId: string, name: string, write: () => Promise<unknown>, self?: string): Promise<void> {
+    const holder = async (taken: string) => (await this.prisma.group.findFirst({ where: { orgId, name: taken }, select: { id: true } }))?.id;
+    return writeWithUniqueName('group', name, holder, write, self);
   }
 }
 
