@@ -23,6 +23,7 @@ const envSchema = z.object({
   MAX_FIELDS_PER_DATASET: positiveInt(1024),
   MAX_QUERY_ROWS: positiveInt(65_000),
   QUERY_TIMEOUT_MS: positiveInt(30_000),
+  PROVISIONED_ORGS_PER_DAY: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(3),
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -41,6 +42,8 @@ export interface Config {
   maxFieldsPerDataset: number;
   maxQueryRows: number;
   queryTimeoutMs: number;
+  /** Organizations one client address may provision a day through POST /v2/orgs/provision (0: none). */
+  provisionedOrgsPerDay: number;
   tls: { cert: string; key: string } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 }
@@ -92,6 +95,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxFieldsPerDataset: e.MAX_FIELDS_PER_DATASET,
     maxQueryRows: e.MAX_QUERY_ROWS,
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
+    provisionedOrgsPerDay: e.PROVISIONED_ORGS_PER_DAY,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
     logLevel: e.LOG_LEVEL,
   };

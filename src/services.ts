@@ -1,10 +1,12 @@
 // The composition root of the domain: builds every service once, in dependency order.
 // REST routes and GraphQL resolvers receive this object and call the same functions.
 import type { Logger } from 'pino';
+import { AnnotationService } from './annotations/service';
 import { ensureAdminIdentity } from './auth/bootstrap';
 import { AuthService } from './auth/service';
 import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
+import { DashboardService } from './dashboards/service';
 import type { RelationalStore } from './db/store';
 import { DatasetService } from './events/datasets';
 import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
@@ -13,13 +15,20 @@ import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
 import { ViewService } from './events/views';
 import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-fields';
+import { IdentityService } from './identity/service';
 import { ShipperService } from './shippers/service';
+import { StarredQueryService } from './starred-queries/service';
 
 export interface Services extends EventServices {
   config: Config;
   logger: Logger;
   store: RelationalStore;
   auth: AuthService;
+  /** Organizations, members, custom roles, groups, provisioned organizations. */
+  identity: IdentityService;
+  annotations: AnnotationService;
+  starredQueries: StarredQueryService;
+  dashboards: DashboardService;
   catalog: CatalogService;
   datasets: DatasetService;
   mapFields: MapFieldService;
@@ -47,12 +56,35 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   ]);
   const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const virtualFields = new VirtualFieldService(store.prisma, store.repository, datasets);
-  const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
+  const identity = new IdentityService(store, auth, events.datasetEvents, config, logger);
+  const annotations = new AnnotationService(store.prisma, store.repository);
+  const starredQueries = new StarredQueryService(store.prisma);
+  const dashboards = new DashboardService(store.prisma);
+  const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config, annotations);
   const views = new ViewService(store.prisma, store.repository, queries);
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
+  identity.start();
   const shippers = new ShipperService(events.ingest, datasets, mapFields);
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, virtualFields, views, retention, queries, shippers };
+  return {
+    config,
+    logger,
+    store,
+    auth,
+    identity,
+    annotations,
+    starredQueries,
+    dashboards,
+    catalog,
+    ...events,
+    datasets,
+    mapFields,
+    virtualFields,
+    views,
+    retention,
+    queries,
+    shippers,
+  };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
@@ -67,6 +99,7 @@ function announceAdminToken(token: string, orgId: string) {
 export async function closeServices(services: Services): Promise<void> {
   services.catalog.close();
   await services.retention.stop();
+  await services.identity.stop();
   await closeEventServices(services);
   await services.store.close();
 }

@@ -19,7 +19,7 @@ import { parseInput } from '../validation';
 import { parseDuration } from './duration';
 
 export const DATASET_NAME_RULE = 'dataset names are 1 to 128 characters of ASCII letters, digits and "-"';
-const DATASET_NAME = /^[A-Za-z0-9-]{1,128}$/;
+export const DATASET_NAME = /^[A-Za-z0-9-]{1,128}$/;
 export const DATASET_KINDS = ['axiom:events:v1', 'otel:logs:v1', 'otel:traces:v1', 'otel:metrics:v1'] as const;
 
 /** What the event store must offer dataset management. */

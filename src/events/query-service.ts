@@ -20,6 +20,7 @@ import {
   registerAplFunctions,
   runnerOver,
   toMatches,
+  toTabularResponse,
 } from '../apl';
 import { hasDatasetCapability, type Principal } from '../auth/principal';
 import type { Config } from '../config';
@@ -84,6 +85,22 @@ export interface EventsPage {
   hasMore: boolean;
 }
 
+/** Annotations of the datasets and time window of an answer (src/annotations), for the caller. */
+export interface AnswerAnnotations {
+  forAnswer(principal: Principal, datasets: readonly string[], window: { start?: Date; end?: Date }): Promise<unknown[] | undefined>;
+}
+
+/** An APL answer with the annotations it carries, when the caller may read them. */
+export type AplAnswer = QueryResult & { annotations?: unknown[] };
+
+/** The tabular wire shape of an answer, with an `annotations` list when there are any. */
+export function tabularAnswer(answer: AplAnswer) {
+  const annotations = answer.annotations;
+  return { ...toTabularResponse(answer), ...(annotations && annotations.length > 0 ? { annotations } : {}) };
+}
+
+const NANOS_PER_MS = 1_000_000n;
+
 export class QueryService {
   private readonly runner: EngineDeps['runner'];
   private readonly repository: Repository;
@@ -96,18 +113,26 @@ export class QueryService {
     relational: RelationalStore,
     private readonly config: Config,
     private readonly cursorKey: string,
+    private readonly annotations?: AnswerAnnotations,
   ) {
     this.runner = runnerOver(store);
     this.repository = relational.repository;
     this.views = new ViewSources(this.repository, datasets, this.schemaOf);
   }
 
-  static async create(datasets: DatasetService, fields: FieldRegistry, store: EventStore, relational: RelationalStore, config: Config) {
+  static async create(
+    datasets: DatasetService,
+    fields: FieldRegistry,
+    store: EventStore,
+    relational: RelationalStore,
+    config: Config,
+    annotations?: AnswerAnnotations,
+  ) {
     await store.useConnection(registerAplFunctions);
     // Cursors are signed so forged ones are refused; the key is shared by every instance and
     // survives restarts, so cursors do too.
     const cursorKey = await settingOrCreate(relational, 'cursor_key', () => randomBytes(32).toString('hex'));
-    return new QueryService(datasets, fields, store, relational, config, cursorKey);
+    return new QueryService(datasets, fields, store, relational, config, cursorKey, annotations);
   }
 
   /**
@@ -171,7 +196,7 @@ export class QueryService {
   }
 
   /** Runs an APL request body (`{apl, startTime, endTime, cursor, includeCursor, variables}`). */
-  async apl(principal: Principal, body: unknown, overrides: Partial<AplRequest> = {}): Promise<QueryResult> {
+  async apl(principal: Principal, body: unknown, overrides: Partial<AplRequest> = {}): Promise<AplAnswer> {
     const input = parseInput(aplRequestSchema, body);
     const request: AplRequest = {
       apl: input.apl,
@@ -184,8 +209,18 @@ export class QueryService {
       ...overrides,
     };
     const resolved = new Map<string, string>();
-    const result = await executeApl(request, this.deps(principal, resolved));
+    const result: AplAnswer = await executeApl(request, this.deps(principal, resolved));
     await this.describeFields(result.fieldsMeta, resolved);
+    if (this.annotations) {
+      const { startNanos, endNanos } = result.window;
+      const window = {
+        ...(startNanos !== undefined ? { start: new Date(Number(startNanos / NANOS_PER_MS)) } : {}),
+        // Rounded up, so an annotation in the last millisecond of the window is kept.
+        ...(endNanos !== undefined ? { end: new Date(Number((endNanos + NANOS_PER_MS - 1n) / NANOS_PER_MS)) } : {}),
+      };
+      const annotations = await this.annotations.forAnswer(principal, result.datasetNames, window);
+      if (annotations) result.annotations = annotations;
+    }
     return result;
   }
 

@@ -4,7 +4,7 @@
 // without rights on those datasets. Definitions are read through the repository layer on every
 // query, so a change counts at once on every instance.
 import { datasetNamesOf, parseQuery, type ViewSource } from '../apl';
-import { hasDatasetCapability, hasOrgCapability, type Principal } from '../auth/principal';
+import { hasOrgCapability, hasViewCapability, type Principal } from '../auth/principal';
 import type { Repository } from '../db/repository';
 import { forbidden, notFound } from '../errors';
 import type { DatasetRecord, DatasetService } from './datasets';
@@ -12,10 +12,10 @@ import type { DatasetSchema } from './layout';
 
 /**
  * May the principal query the view? With the organization's `views` read capability, or with
- * the `query` capability granted on the view's name as on a dataset's.
+ * the view capability `query` granted on the view's name (or on every view, "*").
  */
 export function canQueryView(principal: Principal, name: string): boolean {
-  return hasOrgCapability(principal, 'views', 'read') || hasDatasetCapability(principal, name, 'query', 'read');
+  return hasOrgCapability(principal, 'views', 'read') || hasViewCapability(principal, name, 'query', 'read');
 }
 
 export class ViewSources {

@@ -2,6 +2,10 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder';
 import './auth';
+import './identity';
+import './annotations';
+import './starred-queries';
+import './dashboards';
 import './catalog';
 import './datasets';
 import './map-fields';

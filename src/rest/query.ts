@@ -2,9 +2,10 @@
 // request (`POST /datasets/{dataset}/query`). The SDK sends the cursor as a query parameter.
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { toLegacyAplResponse, toTabularResponse } from '../apl';
+import { toLegacyAplResponse } from '../apl';
 import { invalidInput } from '../errors';
 import { batchConcurrency, parseBatch, runBatch } from '../events/query-batch';
+import { tabularAnswer } from '../events/query-service';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -65,7 +66,7 @@ export async function queryRoutes(app: FastifyInstance, { services }: RouteOptio
     const body = request.body as Record<string, unknown> | undefined;
     const cursor = typeof body?.cursor === 'string' && body.cursor !== '' ? undefined : request.query.cursor;
     const result = await queries.apl(request.principal, body, cursor ? { cursor } : {});
-    if (format === 'tabular') return toTabularResponse(result);
+    if (format === 'tabular') return tabularAnswer(result);
     return toLegacyAplResponse(result, {
       ...(typeof body?.startTime === 'string' ? { startTime: body.startTime } : {}),
       ...(typeof body?.endTime === 'string' ? { endTime: body.endTime } : {}),

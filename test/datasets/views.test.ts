@@ -84,7 +84,7 @@ describe('views', () => {
   });
 
   it('let a token allowed to query the view read through it, without rights on the dataset', async () => {
-    const viewOnly = await token({ datasetCapabilities: { errors: { query: ['read'] } } });
+    const viewOnly = await token({ viewCapabilities: { errors: { query: ['read'] } } });
     expect((await query("['errors'] | count", viewOnly)).rows).toEqual([{ count: errors().length }]);
     const direct = await query("['logs'] | count", viewOnly);
     expect(direct.status).toBe(403);
@@ -92,6 +92,9 @@ describe('views', () => {
     const refused = await query("['errors'] | count", datasetOnly);
     expect(refused.status).toBe(403);
     expect(refused.error).toMatch(/view "errors"/);
+    // A dataset capability is about datasets: one spelled with the view's name grants nothing on the view.
+    const misnamed = await token({ datasetCapabilities: { errors: { query: ['read'] } } });
+    expect((await query("['errors'] | count", misnamed)).status).toBe(403);
     const viewsReader = await token({ orgCapabilities: { views: ['read'] } });
     expect((await query("['errors'] | count", viewsReader)).rows).toEqual([{ count: errors().length }]);
     expect((await send('GET', '/v2/views', undefined, viewOnly)).body.map((view: any) => view.name)).toEqual(['errors']);

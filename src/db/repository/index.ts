@@ -9,6 +9,8 @@
 // below), in SQL that follows the rules at the top of src/db/sql.ts, and test it on both
 // providers (test/db/repository.test.ts).
 import type { SqlDialect, SqlExecutor } from '../sql';
+import { AccessRows } from './access';
+import { AnnotationRows } from './annotations';
 import { CatalogRows } from './catalog';
 import { DatasetRows } from './datasets';
 import { FieldRows } from './fields';
@@ -19,6 +21,8 @@ import { TokenRows } from './tokens';
 import { ViewRows } from './views';
 import { VirtualFieldRows } from './virtual-fields';
 
+export type { RoleGrant } from './access';
+export type { AnnotationRow } from './annotations';
 export type { DatasetRow, RetainedDataset } from './datasets';
 export type { FieldDescription, FieldRow } from './fields';
 export type { LeaseState } from './leases';
@@ -29,6 +33,8 @@ export type { VirtualFieldRow } from './virtual-fields';
 export class Repository {
   readonly dialect: SqlDialect;
   readonly tokens: TokenRows;
+  readonly access: AccessRows;
+  readonly annotations: AnnotationRows;
   readonly datasets: DatasetRows;
   readonly fields: FieldRows;
   readonly settings: SettingRows;
@@ -41,6 +47,8 @@ export class Repository {
   constructor(sql: SqlExecutor) {
     this.dialect = sql.dialect;
     this.tokens = new TokenRows(sql);
+    this.access = new AccessRows(sql);
+    this.annotations = new AnnotationRows(sql);
     this.datasets = new DatasetRows(sql);
     this.fields = new FieldRows(sql);
     this.settings = new SettingRows(sql);
