@@ -89,7 +89,7 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   const windowNanos = window.startNanos !== undefined ? (window.endNanos ?? now) - window.startNanos : undefined;
   const analyzed = analyze(query, {
     datasets,
-    context: { nowNanos: now, autoBinSpan: autoBinSpan(windowNanos), ...(windowNanos !== undefined ? { windowNanos } : {}) },
+    context: { nowNanos: now, autoBinSpan: autoBinSpan(windowNanos), cursorKey: deps.cursorKey, ...(windowNanos !== undefined ? { windowNanos } : {}) },
     ...(request.variables ? { variables: request.variables } : {}),
   });
   let rel = analyzed.rel;
