@@ -3,12 +3,13 @@
 // calls whose canonical names the dialects know. Semantics follow Axiom's APL reference, and
 // Kusto's where Axiom is silent.
 import { assembleFamilies } from '../../registry';
-import { ARRAY_FUNCTIONS } from './arrays';
+import { ARRAY_FUNCTIONS, ARRAY_MATH_FUNCTIONS } from './arrays';
 import { CONDITIONAL_FUNCTIONS } from './conditional';
 import { CONVERSION_FUNCTIONS } from './conversion';
 import { DATETIME_FUNCTIONS } from './datetime';
 import { HASH_FUNCTIONS } from './hash';
 import { MATH_FUNCTIONS } from './math';
+import { PAIR_FUNCTIONS } from './pairs';
 import { ROUNDING_FUNCTIONS } from './rounding';
 import type { ScalarFamily, ScalarRule } from './rule';
 import { STRING_FUNCTIONS } from './strings';
@@ -26,7 +27,8 @@ export const SCALAR_FUNCTION_FAMILIES: Readonly<Record<string, ScalarFamily>> = 
   conversion: CONVERSION_FUNCTIONS,
   datetime: DATETIME_FUNCTIONS,
   hash: HASH_FUNCTIONS,
-  mathematical: MATH_FUNCTIONS,
+  mathematical: { ...MATH_FUNCTIONS, ...ARRAY_MATH_FUNCTIONS },
+  pair: PAIR_FUNCTIONS,
   rounding: ROUNDING_FUNCTIONS,
   type: TYPE_FUNCTIONS,
 };

@@ -1,4 +1,4 @@
-// Dynamic values (JSON): paths, indexes, arrays and property bags, runtime types, and the
+// Dynamic values (JSON): paths and indexes, runtime types, and the
 // struct and parse helpers of summarize and parse.
 import type { RuleTable } from './rule';
 
@@ -10,12 +10,6 @@ export const DYNAMIC_RULES: RuleTable = {
   dyn_index: (_w, e, a) => {
     if (e.args[1]!.type === 'string') return `json_extract(${a(0)}, concat('/', replace(replace(${a(1)}, '~', '~0'), '/', '~1')))`;
     return `json_extract(${a(0)}, concat('$[', CAST(${a(1)} AS VARCHAR), ']'))`;
-  },
-  array_length: (_w, _e, a) => `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN CAST(json_array_length(${a(0)}) AS BIGINT) END`,
-  pack_array: (_w, e, a) => `json_array(${e.args.map((_, i) => a(i)).join(', ')})`,
-  bag_pack: (w, e, a) => {
-    const keys = e.options?.keys as string[];
-    return `json_object(${keys.map((key, i) => `${w.constant(key)}, ${a(i)}`).join(', ')})`;
   },
   struct_field: (w, e, a) => `struct_extract(${a(0)}, ${w.constant(String(e.options?.field))})`,
   parse_group: (w, e, a) => {

@@ -2,6 +2,7 @@
 // family (operators, conversions, strings, ...).
 import { assembleFamilies } from '../../../registry';
 import type { ExprWriter } from '../expressions';
+import { ARRAY_RULES } from './arrays';
 import { CONDITIONAL_RULES } from './conditional';
 import { CONVERSION_RULES } from './conversion';
 import { DATETIME_RULES } from './datetime';
@@ -12,6 +13,7 @@ import { OPERATOR_RULES } from './operators';
 import { ROUNDING_RULES } from './rounding';
 import { argumentWriter, type CallExpr, type Rule, type RuleTable } from './rule';
 import { STRING_RULES } from './strings';
+import { TYPE_RULES } from './types';
 
 export { convertSql } from './conversion';
 export { escapeRegex } from './rule';
@@ -26,7 +28,9 @@ export const DUCKDB_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   rounding: ROUNDING_RULES,
   datetime: DATETIME_RULES,
   dynamic: DYNAMIC_RULES,
+  arrays: ARRAY_RULES,
   hash: HASH_RULES,
+  types: TYPE_RULES,
 };
 
 /** Canonical call name → DuckDB SQL rule. */
