@@ -35,6 +35,12 @@ export class ExprWriter {
     return `$${this.params.length}`;
   }
 
+  /** A value that must not appear in the SQL text (key material): always a statement parameter. */
+  param(value: string): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
   /** A string constant the planner must see (regex, JSON path, format), safely quoted. */
   constant(value: string): string {
     return quoteLiteral(value);

@@ -9,6 +9,7 @@ import { CONVERSION_FUNCTIONS } from './conversion';
 import { DATETIME_FUNCTIONS } from './datetime';
 import { HASH_FUNCTIONS } from './hash';
 import { MATH_FUNCTIONS } from './math';
+import { METADATA_FUNCTIONS } from './metadata';
 import { PAIR_FUNCTIONS } from './pairs';
 import { ROUNDING_FUNCTIONS } from './rounding';
 import type { ScalarFamily, ScalarRule } from './rule';
@@ -29,6 +30,7 @@ export const SCALAR_FUNCTION_FAMILIES: Readonly<Record<string, ScalarFamily>> = 
   hash: HASH_FUNCTIONS,
   mathematical: { ...MATH_FUNCTIONS, ...ARRAY_MATH_FUNCTIONS },
   pair: PAIR_FUNCTIONS,
+  metadata: METADATA_FUNCTIONS,
   rounding: ROUNDING_FUNCTIONS,
   type: TYPE_FUNCTIONS,
 };

@@ -20,6 +20,31 @@ export const MATH_FUNCTIONS: ScalarFamily = {
   exp: math1('exp'),
   exp2: math1('exp2'),
   exp10: math1('exp10'),
+  acos: math1('acos'),
+  asin: math1('asin'),
+  atan: math1('atan'),
+  atan2: (site) => {
+    site.arity(2);
+    return call('atan2', [site.arg(0, 'real'), site.arg(1, 'real')], 'real');
+  },
+  cos: math1('cos'),
+  cot: math1('cot'),
+  sin: math1('sin'),
+  tan: math1('tan'),
+  degrees: math1('degrees'),
+  radians: math1('radians'),
+  gamma: math1('gamma'),
+  loggamma: math1('loggamma'),
+  isint: (site) => {
+    site.arity(1);
+    const arg = site.raw(0);
+    if (arg.type === 'int') return call('isnotnull', [arg], 'bool');
+    return call('isint', [site.arg(0, 'real')], 'bool');
+  },
+  rand: (site) => {
+    site.arity(0, 1);
+    return site.count ? call('rand', [site.arg(0, 'int')], 'int') : call('rand', [], 'real');
+  },
   pow: (site) => {
     site.arity(2);
     return call('pow', [site.arg(0, 'real'), site.arg(1, 'real')], 'real');

@@ -71,8 +71,9 @@ export const DATETIME_RULES: RuleTable = {
   },
   unixtime_todatetime: (_w, e, a) => {
     const factor = String(e.options?.nanosPerUnit);
-    if (e.args[0]!.type === 'int') return `make_timestamp_ns(${a(0)} * ${factor})`;
-    return `make_timestamp_ns(TRY_CAST(round(${a(0)} * ${factor}) AS BIGINT))`;
+    // Whole units: a fraction is truncated, as Axiom documents; out of range is null.
+    if (e.args[0]!.type === 'int') return `make_timestamp_ns(TRY_CAST(CAST(${a(0)} AS HUGEINT) * ${factor} AS BIGINT))`;
+    return `make_timestamp_ns(TRY_CAST(trunc(${a(0)}) * ${factor} AS BIGINT))`;
   },
   format_datetime: (_w, e, a) => formatDateTimeSql(a(0), String(e.options?.format)),
   format_timespan: (_w, e, a) => formatTimespanSql(a(0), String(e.options?.format)),

@@ -9,6 +9,7 @@ import { DATETIME_RULES } from './datetime';
 import { DYNAMIC_RULES } from './dynamic';
 import { HASH_RULES } from './hash';
 import { MATH_RULES } from './math';
+import { METADATA_RULES } from './metadata';
 import { OPERATOR_RULES } from './operators';
 import { ROUNDING_RULES } from './rounding';
 import { argumentWriter, type CallExpr, type Rule, type RuleTable } from './rule';
@@ -31,6 +32,7 @@ export const DUCKDB_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   arrays: ARRAY_RULES,
   hash: HASH_RULES,
   types: TYPE_RULES,
+  metadata: METADATA_RULES,
 };
 
 /** Canonical call name → DuckDB SQL rule. */
