@@ -5,6 +5,7 @@
 // parser of parse_sql/format_sql.
 import { createHash } from 'node:crypto';
 import { type DuckDBConnection, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { geoInfo } from './geoip';
 
 /** A function of one text to one text; null in, null out; a value it cannot handle gives null. */
 export interface TextFunction {
@@ -31,6 +32,13 @@ export function canonicalJson(text: string): string | null {
 export const TEXT_FUNCTIONS: TextFunction[] = [
   { name: 'apl_sha512', apply: (text) => createHash('sha512').update(text).digest('hex') },
   { name: 'apl_json_canonical', apply: canonicalJson },
+  {
+    name: 'apl_geo_info',
+    apply: (text) => {
+      const info = geoInfo(text);
+      return info ? JSON.stringify(info) : null;
+    },
+  },
 ];
 
 function register(connection: DuckDBConnection, fn: TextFunction): void {

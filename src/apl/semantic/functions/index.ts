@@ -8,6 +8,7 @@ import { CONDITIONAL_FUNCTIONS } from './conditional';
 import { CONVERSION_FUNCTIONS } from './conversion';
 import { DATETIME_FUNCTIONS } from './datetime';
 import { HASH_FUNCTIONS } from './hash';
+import { IP_FUNCTIONS } from './ip';
 import { MATH_FUNCTIONS } from './math';
 import { METADATA_FUNCTIONS } from './metadata';
 import { PAIR_FUNCTIONS } from './pairs';
@@ -31,6 +32,7 @@ export const SCALAR_FUNCTION_FAMILIES: Readonly<Record<string, ScalarFamily>> = 
   mathematical: { ...MATH_FUNCTIONS, ...ARRAY_MATH_FUNCTIONS },
   pair: PAIR_FUNCTIONS,
   metadata: METADATA_FUNCTIONS,
+  ip: IP_FUNCTIONS,
   rounding: ROUNDING_FUNCTIONS,
   type: TYPE_FUNCTIONS,
 };

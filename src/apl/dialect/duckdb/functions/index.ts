@@ -8,6 +8,7 @@ import { CONVERSION_RULES } from './conversion';
 import { DATETIME_RULES } from './datetime';
 import { DYNAMIC_RULES } from './dynamic';
 import { HASH_RULES } from './hash';
+import { IP_RULES } from './ip';
 import { MATH_RULES } from './math';
 import { METADATA_RULES } from './metadata';
 import { OPERATOR_RULES } from './operators';
@@ -33,6 +34,7 @@ export const DUCKDB_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   hash: HASH_RULES,
   types: TYPE_RULES,
   metadata: METADATA_RULES,
+  ip: IP_RULES,
 };
 
 /** Canonical call name → DuckDB SQL rule. */
