@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { type DuckDBConnection, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { geoInfo } from './geoip';
+import { formatSql, parseSql } from './sql-model';
 
 /** A function of one text to one text; null in, null out; a value it cannot handle gives null. */
 export interface TextFunction {
@@ -32,6 +33,14 @@ export function canonicalJson(text: string): string | null {
 export const TEXT_FUNCTIONS: TextFunction[] = [
   { name: 'apl_sha512', apply: (text) => createHash('sha512').update(text).digest('hex') },
   { name: 'apl_json_canonical', apply: canonicalJson },
+  {
+    name: 'apl_parse_sql',
+    apply: (text) => {
+      const model = parseSql(text);
+      return model ? JSON.stringify(model) : null;
+    },
+  },
+  { name: 'apl_format_sql', apply: (text) => formatSql(JSON.parse(text)) },
   {
     name: 'apl_geo_info',
     apply: (text) => {

@@ -14,6 +14,7 @@ import { METADATA_FUNCTIONS } from './metadata';
 import { PAIR_FUNCTIONS } from './pairs';
 import { ROUNDING_FUNCTIONS } from './rounding';
 import type { ScalarFamily, ScalarRule } from './rule';
+import { SQL_FUNCTIONS } from './sql';
 import { STRING_FUNCTIONS } from './strings';
 import { TYPE_FUNCTIONS } from './types';
 
@@ -33,6 +34,7 @@ export const SCALAR_FUNCTION_FAMILIES: Readonly<Record<string, ScalarFamily>> = 
   pair: PAIR_FUNCTIONS,
   metadata: METADATA_FUNCTIONS,
   ip: IP_FUNCTIONS,
+  sql: SQL_FUNCTIONS,
   rounding: ROUNDING_FUNCTIONS,
   type: TYPE_FUNCTIONS,
 };
