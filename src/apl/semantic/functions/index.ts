@@ -14,6 +14,7 @@ import { METADATA_FUNCTIONS } from './metadata';
 import { PAIR_FUNCTIONS } from './pairs';
 import { ROUNDING_FUNCTIONS } from './rounding';
 import type { ScalarFamily, ScalarRule } from './rule';
+import { SERIES_FUNCTIONS } from './series';
 import { SQL_FUNCTIONS } from './sql';
 import { STRING_FUNCTIONS } from './strings';
 import { TYPE_FUNCTIONS } from './types';
@@ -35,6 +36,7 @@ export const SCALAR_FUNCTION_FAMILIES: Readonly<Record<string, ScalarFamily>> = 
   metadata: METADATA_FUNCTIONS,
   ip: IP_FUNCTIONS,
   sql: SQL_FUNCTIONS,
+  'time series': SERIES_FUNCTIONS,
   rounding: ROUNDING_FUNCTIONS,
   type: TYPE_FUNCTIONS,
 };

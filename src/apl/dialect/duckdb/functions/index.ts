@@ -14,6 +14,7 @@ import { METADATA_RULES } from './metadata';
 import { OPERATOR_RULES } from './operators';
 import { ROUNDING_RULES } from './rounding';
 import { argumentWriter, type CallExpr, type Rule, type RuleTable } from './rule';
+import { SERIES_RULES } from './series';
 import { SQL_RULES } from './sql';
 import { STRING_RULES } from './strings';
 import { TYPE_RULES } from './types';
@@ -37,6 +38,7 @@ export const DUCKDB_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   metadata: METADATA_RULES,
   ip: IP_RULES,
   sql: SQL_RULES,
+  series: SERIES_RULES,
 };
 
 /** Canonical call name → DuckDB SQL rule. */
