@@ -59,6 +59,11 @@ function condition(a: AggregateSite, index: number): { filter: TExpr } {
   return { filter: a.site.arg(index, 'bool') };
 }
 
+/** A value as an element of a dynamic array: times as the text they print as. */
+function asElement(value: TExpr): TExpr {
+  return value.type === 'datetime' || value.type === 'timespan' ? call('cast', [value], 'string') : value;
+}
+
 /** Sums keep integers and timespans; everything else is summed as real. */
 function sumType(type: AplType): AplType {
   return type === 'int' || type === 'timespan' ? type : 'real';
@@ -81,7 +86,8 @@ const numeric =
   (a) => {
     a.site.arity(conditional ? 2 : 1);
     const value = numericArg(a, 0);
-    const type: AplType = fn === 'sum' ? sumType(value.type) : fn === 'avg' && value.type === 'timespan' ? 'timespan' : 'real';
+    // Sums, averages and deviations of timespans are timespans; a variance is in squared units.
+    const type: AplType = fn === 'sum' ? sumType(value.type) : value.type === 'timespan' && fn !== 'variance' ? 'timespan' : 'real';
     const name = conditional ? `${fn}if` : fn;
     return single(a, name, name, { fn, args: [value], type, ...(conditional ? condition(a, 1) : {}) });
   };
@@ -101,9 +107,7 @@ const collection =
   (a) => {
     const base = conditional ? 2 : 1;
     a.site.arity(base, base + 1);
-    const raw = a.site.raw(0);
-    // Times are kept as the text they print as, like every dynamic value holding one.
-    const value = raw.type === 'datetime' || raw.type === 'timespan' ? call('cast', [raw], 'string') : raw;
+    const value = asElement(a.site.raw(0));
     const max = a.site.count > base ? a.site.constNumber(base) : fn === 'make_set' ? MAX_SET : MAX_LIST;
     if (!Number.isInteger(max) || max < 1) throw a.site.error('the maximum size must be a whole number >= 1', base);
     const name = conditional ? `${fn}_if` : fn;
@@ -193,14 +197,15 @@ const topk =
     const k = a.site.constNumber(1);
     if (!Number.isInteger(k) || k < 1) throw a.site.error('k must be a whole number >= 1', 1);
     const name = conditional ? 'topkif' : 'topk';
-    return single(a, name, name, { fn: 'topk', args: [a.site.raw(0)], type: 'dynamic', options: { k }, ...(conditional ? condition(a, 2) : {}) }, [k]);
+    return single(a, name, name, { fn: 'topk', args: [asElement(a.site.raw(0))], type: 'dynamic', options: { k }, ...(conditional ? condition(a, 2) : {}) }, [k]);
   };
 
 const histogram =
   (conditional: boolean): AggregateRule =>
   (a) => {
     a.site.arity(conditional ? 3 : 2);
-    const width = a.site.constNumber(1);
+    const size = a.site.raw(1);
+    const width = size.kind === 'literal' && size.value.type === 'timespan' ? Number(size.value.nanos) : a.site.constNumber(1);
     if (!(width > 0)) throw a.site.error('the bucket width must be a positive number', 1);
     const value = numericArg(a, 0);
     const name = conditional ? 'histogramif' : 'histogram';

@@ -5,6 +5,7 @@
 import { quoteLiteral } from '../../../events/layout';
 import type { AggregateCall } from '../../semantic/plan';
 import type { ExprWriter } from './expressions';
+import { convertSql } from './functions/conversion';
 import { argumentWriter } from './functions/rule';
 import { STOP_WORDS } from './stop-words';
 
@@ -84,12 +85,16 @@ export const AGGREGATE_RULES: Record<string, AggregateRule> = {
   avg: (agg, a, where) => numericResult(agg, `avg(${a(0)})${where()}`),
   min: (_agg, a, where) => `min(${a(0)})${where()}`,
   max: (_agg, a, where) => `max(${a(0)})${where()}`,
-  stdev: (_agg, a, where) => `stddev_samp(${a(0)})${where()}`,
+  stdev: (agg, a, where) => numericResult(agg, `stddev_samp(${a(0)})${where()}`),
   variance: (_agg, a, where) => `var_samp(${a(0)})${where()}`,
   percentile: (agg, a, where) => `quantile_disc(${a(0)}, ${Number(agg.options?.p) / 100})${where()}`,
   percentiles_array: (agg, a, where) => {
     const ps = (agg.options?.ps as number[]).map((p) => String(p / 100)).join(', ');
-    return `to_json(quantile_disc(${a(0)}, [${ps}])${where()})`;
+    const values = `quantile_disc(${a(0)}, [${ps}])${where()}`;
+    const type = agg.args[0]!.type;
+    // Times in an array are the text they print as.
+    if (type === 'timespan' || type === 'datetime') return `to_json(list_transform(${values}, lambda q: ${convertSql('q', type, 'string', false)}))`;
+    return `to_json(${values})`;
   },
   make_list: collection(false),
   make_set: collection(true),
@@ -116,7 +121,8 @@ export const AGGREGATE_RULES: Record<string, AggregateRule> = {
     const width = Number(agg.options?.width);
     const value = a(0);
     const buckets = `histogram(floor(${value} / ${width}) * ${width})${where(`${value} IS NOT NULL`)}`;
-    return `coalesce(to_json(list_transform(list_sort(map_entries(${buckets})), lambda e: {'value': e.key, 'count': e.value})), ${EMPTY_ARRAY})`;
+    const key = agg.args[0]!.type === 'timespan' ? convertSql('CAST(e.key AS BIGINT)', 'timespan', 'string', false) : 'e.key';
+    return `coalesce(to_json(list_transform(list_sort(map_entries(${buckets})), lambda e: {'value': ${key}, 'count': e.value})), ${EMPTY_ARRAY})`;
   },
   phrases: (agg, a, where) => {
     const all = `flatten(list(${phrasesOf(a(0))})${where(`${a(0)} IS NOT NULL`)})`;

@@ -6,17 +6,9 @@ import type { LiteralValue } from '../../syntax/ast';
 import type { AplType, TExpr } from '../../semantic/plan';
 import type { SqlValue } from '../dialect';
 import { callSql } from './functions';
+import { SQL_TYPE } from './values';
 
-export const SQL_TYPE: Record<AplType, string> = {
-  bool: 'BOOLEAN',
-  int: 'BIGINT',
-  real: 'DOUBLE',
-  string: 'VARCHAR',
-  datetime: 'TIMESTAMP_NS',
-  timespan: 'BIGINT',
-  dynamic: 'JSON',
-  null: 'VARCHAR',
-};
+export { literalString, SQL_TYPE } from './values';
 
 export class ExprWriter {
   constructor(
@@ -84,9 +76,4 @@ export class ExprWriter {
         return `CAST(${this.text(JSON.stringify(value.value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))} AS JSON)`;
     }
   }
-}
-
-/** The literal string value of an expression, when it is one (for compile-time regexes). */
-export function literalString(expr: TExpr): string | undefined {
-  return expr.kind === 'literal' && expr.value.type === 'string' ? expr.value.value : undefined;
 }

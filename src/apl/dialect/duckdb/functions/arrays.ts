@@ -2,7 +2,7 @@
 // turned into a list of JSON elements, worked on with list functions and lambdas, and turned
 // back into JSON.
 import { goDurationSql, rfc3339Sql } from '../formatting';
-import { literalString } from '../expressions';
+import { literalString } from '../values';
 import type { RuleTable } from './rule';
 
 /** The elements of a JSON array as a list, or null when the value is not an array. */

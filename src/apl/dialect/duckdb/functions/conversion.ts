@@ -1,7 +1,7 @@
 // Conversions between APL types: implicit ones (`cast`) and the to*() functions (`convert`),
 // which give null for a value that does not convert instead of failing the query.
 import type { AplType } from '../../../semantic/plan';
-import { SQL_TYPE } from '../expressions';
+import { SQL_TYPE } from '../values';
 import { goDurationSql, rfc3339Sql } from '../formatting';
 import { datetimeFromText, timespanFromText } from '../parsing';
 import type { RuleTable } from './rule';

@@ -3,7 +3,7 @@
 // Comparisons mask both sides with the narrowest prefix in play. Text that is not an address
 // gives null (or false/"" where the function's page says so), never an error.
 import { quoteLiteral } from '../../../../events/layout';
-import { literalString } from '../expressions';
+import { literalString } from '../values';
 import { jsonList } from './arrays';
 import type { RuleTable } from './rule';
 

@@ -1,7 +1,7 @@
 // String functions: slicing, concatenation, search and replace, regexes, trims, URLs and
 // paths, CSV, base64, byte sizes, quoting and code points. Text that cannot be decoded
 // (base64, URL escapes) gives null for its row instead of failing the query.
-import { literalString } from '../expressions';
+import { literalString } from '../values';
 import { regexArg, type RuleTable } from './rule';
 
 const URL_PATTERN = `^(?:([A-Za-z][A-Za-z0-9+.-]*):)?(?://(?:([^:@/]*)(?::([^@/]*))?@)?([^:/?#]*)(?::(\\d+))?)?([^?#]*)(?:\\?([^#]*))?(?:#(.*))?$`;
