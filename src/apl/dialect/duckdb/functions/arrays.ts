@@ -44,7 +44,8 @@ export const ARRAY_RULES: RuleTable = {
   bag_pack_computed: (_w, e, a) => `try(json_object(${e.args.map((_, i) => a(i)).join(', ')}))`,
   array_concat: (_w, e, a) => {
     const lists = e.args.map((_, i) => jsonList(a(i)));
-    return `to_json(${lists.reduce((acc, list) => `list_concat(${acc}, ${list})`)})`;
+    // Any operand that is not an array makes the result null.
+    return `CASE WHEN ${e.args.map((_, i) => `json_type(${a(i)}) = 'ARRAY'`).join(' AND ')} THEN to_json(${lists.reduce((acc, list) => `list_concat(${acc}, ${list})`)}) END`;
   },
   array_reverse: (_w, _e, a) => `to_json(list_reverse(${jsonList(a(0))}))`,
   array_rotate: (_w, _e, a) => {
