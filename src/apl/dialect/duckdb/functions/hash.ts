@@ -4,7 +4,7 @@ import type { RuleTable } from './rule';
 function hashSql(x: string, salt?: string): string {
   const h = salt ? `hash(${x}, ${salt})` : `hash(${x})`;
   // DuckDB's hash is unsigned; Kusto's is a signed 64-bit integer with the same bits.
-  return `CAST(CAST(${h} AS HUGEINT) - CASE WHEN ${h} >= 9223372036854775808 THEN CAST(18446744073709551616 AS HUGEINT) ELSE 0 END AS BIGINT)`;
+  return `CASE WHEN ${x} IS NOT NULL THEN CAST(CAST(${h} AS HUGEINT) - CASE WHEN ${h} >= 9223372036854775808 THEN CAST(18446744073709551616 AS HUGEINT) ELSE 0 END AS BIGINT) END`;
 }
 
 export const HASH_RULES: RuleTable = {
