@@ -58,9 +58,12 @@ export function useFixture(): () => TestDatabase {
   return () => database!;
 }
 
-/** Floats rounded to 12 significant digits, recursively, so sums in another order compare equal. */
+/**
+ * Floats rounded to 12 significant digits (and rounding noise below 1e-9 to zero), recursively,
+ * so sums in another order compare equal.
+ */
 export function normalize(value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isInteger(value)) return Number(value.toPrecision(12));
+  if (typeof value === 'number' && !Number.isInteger(value)) return Math.abs(value) < 1e-9 ? 0 : Number(value.toPrecision(12));
   if (Array.isArray(value)) return value.map(normalize);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v)]));
   return value;
