@@ -121,6 +121,15 @@ describe('collections', () => {
     expect(star).toMatchObject({ n: top.n, id: top.id, text: top.text, ip: top.ip, series: top.series, _time: top._time });
   });
 
+  it('makelist, makeset, argmax and argmin are the older names', async () => {
+    const top = FX.filter((e) => e.n !== undefined).sort((a, b) => b.n! - a.n!)[0]!;
+    const bottom = FX.filter((e) => e.n !== undefined).sort((a, b) => a.n! - b.n!)[0]!;
+    const row = await one("['fx'] | summarize l = makelist(id), s = makeset(group), argmax(n, id), argmin(m = n, lowest = id)");
+    expect((row.l as number[]).sort((a, b) => a - b)).toEqual(FX.map((e) => e.id));
+    expect((row.s as string[]).sort()).toEqual(['g1', 'g2']);
+    expect({ n: row.n, id: row.id, m: row.m, lowest: row.lowest }).toEqual({ n: top.n, id: top.id, m: bottom.n, lowest: bottom.id });
+  });
+
   it('topk and topkif count the most frequent values', async () => {
     const counts = (events: FxEvent[]) => {
       const map = new Map<string, number>();
