@@ -142,3 +142,17 @@ describe('conditionals and nulls', () => {
     ['not(flag)', (e) => (e.flag === undefined ? null : !e.flag)],
   ]);
 });
+
+describe('a value that fails in its row gives null there, never an error for the query', () => {
+  const text = (e: FxEvent) => e.text;
+  perEvent(db, [
+    ["extract(iff(id == 2, '(', 'l+'), 0, text)", (e) => (text(e) === undefined || e.id === 2 ? null : (/l+/.exec(text(e)!)?.[0] ?? null))],
+    ["text matches regex iff(id == 2, '(', 'o')", (e) => (text(e) === undefined || e.id === 2 ? null : text(e)!.includes('o'))],
+    ["base64_decode_tostring(iff(id == 3, '%%%', 'aGk='))", (e) => (e.id === 3 ? null : 'hi')],
+    ["datetime_add('year', iff(id == 4, 100000, 1), datetime(2024-01-01))", (e) => (e.id === 4 ? null : '2025-01-01T00:00:00Z')],
+    ["todatetime(iff(id == 5, 'garbage', '2024-01-01'))", (e) => (e.id === 5 ? null : '2024-01-01T00:00:00Z')],
+    ["toint(iff(id == 1, 'x', '5'))", (e) => (e.id === 1 ? null : 5)],
+    ['n / iff(id == 3, 0, 1)', (e) => (e.n === undefined || e.id === 3 ? null : e.n)],
+    ["url_decode(iff(id == 2, '%E0%A4%A', 'a%20b'))", (e) => (e.id === 2 ? null : 'a b')],
+  ]);
+});

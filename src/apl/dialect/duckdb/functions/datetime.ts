@@ -54,9 +54,10 @@ export const DATETIME_RULES: RuleTable = {
     const part = String(e.options?.part);
     const months = MONTHS[part];
     if (months !== undefined) {
-      return `make_timestamp_ns(epoch_ns(CAST(${a(1)} AS TIMESTAMP) + to_months(CAST(${a(0)} * ${months} AS INTEGER))) + epoch_ns(${a(1)}) % 1000)`;
+      // A result outside the datetime range is null for its row.
+      return `try(make_timestamp_ns(epoch_ns(CAST(${a(1)} AS TIMESTAMP) + to_months(CAST(${a(0)} * ${months} AS INTEGER))) + epoch_ns(${a(1)}) % 1000))`;
     }
-    return `make_timestamp_ns(epoch_ns(${a(1)}) + ${a(0)} * ${NANOS[part]!.toString()})`;
+    return `try(make_timestamp_ns(epoch_ns(${a(1)}) + ${a(0)} * ${NANOS[part]!.toString()}))`;
   },
   datetime_diff: (_w, e, a) => {
     const part = String(e.options?.part);

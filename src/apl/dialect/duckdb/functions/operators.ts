@@ -126,7 +126,11 @@ export const OPERATOR_RULES: RuleTable = {
   hassuffix_cs: termOperator('hassuffix', true),
   has_any: (w, e, a) => anyOrAll(w, e, a, ' OR '),
   has_all: (w, e, a) => anyOrAll(w, e, a, ' AND '),
-  regex_match: (w, e, a) => negatable(e, a(0), `regexp_matches(${a(0)}, ${regexArg(w, e.args[1]!, () => a(1))})`),
+  regex_match: (w, e, a) => {
+    const test = `regexp_matches(${a(0)}, ${regexArg(w, e.args[1]!, () => a(1))})`;
+    // A pattern computed per row that does not compile matches nothing in that row.
+    return negatable(e, a(0), literalString(e.args[1]!) !== undefined ? test : `try(${test})`);
+  },
 
   // arithmetic
   add: (_w, e, a) => arithmetic(e, a, '+'),

@@ -158,14 +158,17 @@ export const STRING_RULES: RuleTable = {
     `CASE WHEN ${a(2)} = '' THEN translate(${a(0)}, ${a(1)}, '') ELSE translate(${a(0)}, ${a(1)}, rpad(${a(2)}, CAST(greatest(length(${a(1)}), length(${a(2)})) AS INTEGER), right(${a(2)}, 1))) END`,
   extract: (w, e, a) => {
     const regex = regexArg(w, e.args[1]!, () => a(1));
-    return `CASE WHEN regexp_matches(${a(0)}, ${regex}) THEN regexp_extract(${a(0)}, ${regex}, ${Number(e.options?.group ?? 0)}) END`;
+    const sql = `CASE WHEN regexp_matches(${a(0)}, ${regex}) THEN regexp_extract(${a(0)}, ${regex}, ${Number(e.options?.group ?? 0)}) END`;
+    // A pattern computed per row that does not compile gives null for that row.
+    return literalString(e.args[1]!) !== undefined ? sql : `try(${sql})`;
   },
   extract_all: (w, e, a) => {
     const text = literalString(e.args[1]!);
     const regex = regexArg(w, e.args[1]!, () => a(1));
     const asked = e.options?.groups as number[] | undefined;
-    const groups = asked ?? (text === undefined ? [1] : captureGroups(text) === 0 ? [0] : Array.from({ length: captureGroups(text) }, (_, i) => i + 1));
-    if (groups.length === 1) return `to_json(regexp_extract_all(${a(0)}, ${regex}, ${groups[0]}))`;
+    if (text === undefined && !asked) return `to_json(coalesce(try(regexp_extract_all(${a(0)}, ${regex}, 1)), try(regexp_extract_all(${a(0)}, ${regex}, 0))))`;
+    const groups = asked ?? (captureGroups(text!) === 0 ? [0] : Array.from({ length: captureGroups(text!) }, (_, i) => i + 1));
+    if (groups.length === 1) return `to_json(${text === undefined ? 'try(' : ''}regexp_extract_all(${a(0)}, ${regex}, ${groups[0]})${text === undefined ? ')' : ''})`;
     const parts = groups.map((g) => `regexp_extract(m, ${regex}, ${g})`);
     return `to_json(list_transform(regexp_extract_all(${a(0)}, ${regex}, 0), lambda m: [${parts.join(', ')}]))`;
   },
