@@ -1,7 +1,7 @@
 // Every aggregation and its *if form over the fixture, expected values computed here in plain
 // JS (nearest-rank percentiles, sample variance, interpolated quartiles for spotlight).
 import { describe, expect, it } from 'vitest';
-import { FX, type FxEvent, normalize, useFixture } from './conformance-functions';
+import { FX, FX_FIELDS, type FxEvent, normalize, useFixture } from './conformance-functions';
 
 const db = useFixture();
 
@@ -200,5 +200,15 @@ describe('rates, phrases and spotlight', () => {
       ]),
     );
     expect(flagScore).toBeGreaterThan(nScore);
+  });
+
+  it('spotlight(selection, *) compares every field, most different first', async () => {
+    const row = await one("['fx'] | summarize spotlight(id <= 2, *)");
+    const entries = row.spotlight_ as { field: string; score: number }[];
+    expect(entries.map((e) => e.field).sort()).toEqual(FX_FIELDS.map((f) => f.name).sort());
+    const scores = entries.map((e) => e.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // id splits the two sets completely: its medians are as far apart as its range allows.
+    expect(entries.find((e) => e.field === 'id')!.score).toBeCloseTo((4.5 - 1.5) / (6 - 1));
   });
 });

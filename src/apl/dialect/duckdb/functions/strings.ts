@@ -50,6 +50,13 @@ function parseBytesSql(s: string, base: number): string {
   return `CASE WHEN ${s} IS NULL THEN NULL ELSE coalesce(${value}, 0) END`;
 }
 
+/** Whether two occurrences of the term can overlap: some proper prefix is also a suffix. */
+function overlapsItself(term: string): boolean {
+  const chars = [...term];
+  for (let k = 1; k < chars.length; k++) if (chars.slice(0, k).join('') === chars.slice(chars.length - k).join('')) return true;
+  return false;
+}
+
 /** How many capture groups a regex has (for extract_all's result shape). */
 function captureGroups(regex: string): number {
   let count = 0;
@@ -211,9 +218,15 @@ export const STRING_RULES: RuleTable = {
   // At most 1024 repetitions, as Axiom documents.
   strrep: (_w, _e, a) =>
     `CASE WHEN ${a(1)} <= 0 THEN '' ELSE concat(repeat(concat(${a(0)}, ${a(2)}), CAST(least(${a(1)}, 1024) - 1 AS BIGINT)), ${a(0)}) END`,
-  countof: (_w, _e, a) =>
+  countof: (_w, e, a) => {
+    const term = literalString(e.args[1]!);
+    // A term that cannot overlap itself ('/', 'error') is counted by what removing it removes.
+    if (term !== undefined && term !== '' && !overlapsItself(term)) {
+      return `CAST((length(${a(0)}) - length(replace(${a(0)}, ${a(1)}, ''))) // ${[...term].length} AS BIGINT)`;
+    }
     // Overlapping occurrences count, as in Kusto: countof('aa', 'aaaa') is 3.
-    `CASE WHEN ${a(0)} IS NULL OR ${a(1)} IS NULL THEN NULL WHEN length(${a(1)}) = 0 THEN 0 ELSE CAST(len(list_filter(range(0, greatest(length(${a(0)}) - length(${a(1)}) + 1, 0)), lambda i: substring(${a(0)}, i + 1, length(${a(1)})) = ${a(1)})) AS BIGINT) END`,
+    return `CASE WHEN ${a(0)} IS NULL OR ${a(1)} IS NULL THEN NULL WHEN length(${a(1)}) = 0 THEN 0 ELSE CAST(len(list_filter(range(0, greatest(length(${a(0)}) - length(${a(1)}) + 1, 0)), lambda i: substring(${a(0)}, i + 1, length(${a(1)})) = ${a(1)})) AS BIGINT) END`;
+  },
   countof_regex: (w, e, a) => {
     const sql = `CAST(len(regexp_extract_all(${a(0)}, ${regexArg(w, e.args[1]!, () => a(1))}, 0)) AS BIGINT)`;
     return literalString(e.args[1]!) !== undefined ? sql : `try(${sql})`;
