@@ -30,6 +30,7 @@ describe('IPv4', () => {
     ['format_ipv4(parse_ipv4(ip))', (e) => (ipv4Long(ip(e)) === null ? '' : ip(e))],
     ['ipv4_netmask_suffix(ip)', (e) => (ipv4Long(ip(e)) === null ? null : 32)],
     ["has_ipv4(strcat('client=', ip, ';'), ip)", (e) => ipv4Long(ip(e)) !== null],
+    ['ipv4_is_match(ip, ip)', (e) => (ipv4Long(ip(e)) === null ? null : true)],
   ]);
   scalars(db, [
     ["parse_ipv4('127.0.0.1')", 2130706433],
@@ -85,7 +86,12 @@ describe('IPv6', () => {
     ["ipv6_is_in_any_range('2001:db8::1234', dynamic(['2001:db8::/32', 'fd00::/8']))", true],
     ["ipv6_is_in_any_range('2002::1', dynamic(['2001:db8::/32', 'fd00::/8']))", false],
   ]);
-  perEvent(db, [["ipv6_is_in_range(ip6, 'fd00::/8')", (e) => (e.ip6 === undefined ? null : e.ip6.startsWith('fd'))]]);
+  perEvent(db, [
+    ["ipv6_is_in_range(ip6, 'fd00::/8')", (e) => (e.ip6 === undefined ? null : e.ip6.startsWith('fd'))],
+    // Both sides read per row.
+    ['ipv6_compare(ip6, ip6)', (e) => (e.ip6 === undefined ? null : 0)],
+    ["ipv6_compare(ip6, strcat(ip6, '/64'), 64)", (e) => (e.ip6 === undefined ? null : 0)],
+  ]);
 });
 
 describe('GeoIP', () => {

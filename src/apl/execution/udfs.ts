@@ -5,7 +5,7 @@
 // parser of parse_sql/format_sql.
 import { createHash } from 'node:crypto';
 import { type DuckDBConnection, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
-import { geoInfo } from './geoip';
+import { type GeoInfo, geoInfo } from './geoip';
 import { formatSql, parseSql } from './sql-model';
 
 /** A function of one text to one text; null in, null out; a value it cannot handle gives null. */
@@ -30,6 +30,9 @@ export function canonicalJson(text: string): string | null {
   return JSON.stringify(sorted(value));
 }
 
+/** The JSON text of each location answer, made once per answer. */
+const geoJson = new WeakMap<GeoInfo, string>();
+
 export const TEXT_FUNCTIONS: TextFunction[] = [
   { name: 'apl_sha512', apply: (text) => createHash('sha512').update(text).digest('hex') },
   { name: 'apl_json_canonical', apply: canonicalJson },
@@ -45,7 +48,13 @@ export const TEXT_FUNCTIONS: TextFunction[] = [
     name: 'apl_geo_info',
     apply: (text) => {
       const info = geoInfo(text);
-      return info ? JSON.stringify(info) : null;
+      if (!info) return null;
+      let json = geoJson.get(info);
+      if (json === undefined) {
+        json = JSON.stringify(info);
+        geoJson.set(info, json);
+      }
+      return json;
     },
   },
 ];

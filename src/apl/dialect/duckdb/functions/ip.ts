@@ -41,12 +41,56 @@ function ipv6(s: string): string {
 
 const mask6 = (v: string, p: string) => `left(${v}, ${p})`;
 
-function compareSql(version: 4 | 6, a: string, b: string, prefix: string): string {
+/** `{v, p}` of a constant address, read here once instead of in every row. */
+function constantAddress(version: 4 | 6, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const parsed = version === 4 ? parseIpv4Text(text) : parseIpv6Text(text);
+  if (!parsed) return 'NULL';
+  return version === 4 ? `{'v': CAST(${parsed.value} AS BIGINT), 'p': ${parsed.prefix}}` : `{'v': '${parsed.value}', 'p': ${parsed.prefix}}`;
+}
+
+function parseIpv4Text(text: string): { value: string; prefix: number } | undefined {
+  const m = /^\s*(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?\s*$/.exec(text);
+  if (!m) return undefined;
+  const octets = m.slice(1, 5).map(Number);
+  const prefix = m[5] === undefined ? 32 : Number(m[5]);
+  if (octets.some((o) => o > 255) || prefix > 32) return undefined;
+  return { value: String(octets.reduce((acc, o) => acc * 256 + o, 0)), prefix };
+}
+
+/** The 128 bits of an IPv6 text as '0'/'1' text (IPv4 maps to ::ffff:a.b.c.d), and its prefix. */
+function parseIpv6Text(text: string): { value: string; prefix: number } | undefined {
+  const [address = '', rest] = text.trim().split('/', 2);
+  let prefix = rest === undefined ? 128 : Number(rest);
+  let groups: string[];
+  const v4 = parseIpv4Text(address);
+  if (v4 && !address.includes(':')) {
+    groups = ['0', '0', '0', '0', '0', 'ffff', ...[Math.floor(Number(v4.value) / 65536), Number(v4.value) % 65536].map((g) => g.toString(16))];
+    if (rest !== undefined) prefix += 96;
+  } else {
+    let hex = address;
+    const tail = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(hex);
+    if (tail) {
+      const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+      hex = hex.slice(0, tail.index) + `${(a * 256 + b).toString(16)}:${(c * 256 + d).toString(16)}`;
+    }
+    const halves = hex.split('::');
+    if (halves.length > 2) return undefined;
+    const side = (s: string) => (s === '' ? [] : s.split(':'));
+    groups = halves.length === 2 ? [...side(halves[0]!), ...Array(Math.max(8 - side(halves[0]!).length - side(halves[1]!).length, 0)).fill('0'), ...side(halves[1]!)] : side(hex);
+  }
+  if (groups.length !== 8 || groups.some((g) => !/^[0-9A-Fa-f]{1,4}$/.test(g)) || !(prefix >= 0 && prefix <= 128) || !Number.isInteger(prefix)) return undefined;
+  return { value: groups.map((g) => parseInt(g, 16).toString(2).padStart(16, '0')).join(''), prefix };
+}
+
+function compareSql(version: 4 | 6, a: string, b: string, prefix: string, constants: [string | undefined, string | undefined] = [undefined, undefined]): string {
   const parse = version === 4 ? ipv4 : ipv6;
   const max = version === 4 ? 32 : 128;
+  const left = constantAddress(version, constants[0]) ?? parse(a);
+  const right = constantAddress(version, constants[1]) ?? parse(b);
   const masked = (x: string) => (version === 4 ? mask4(`${x}.v`, 'least(x.p, y.p, t.prefix)') : mask6(`${x}.v`, 'least(x.p, y.p, t.prefix)'));
   const body = `CASE WHEN x IS NULL OR y IS NULL OR t.prefix < 0 OR t.prefix > ${max} THEN NULL WHEN ${masked('x')} > ${masked('y')} THEN 1 WHEN ${masked('x')} < ${masked('y')} THEN -1 ELSE 0 END`;
-  return `list_transform([{'x': ${parse(a)}, 'y': ${parse(b)}, 'prefix': ${prefix}}], lambda t: list_transform([t.x], lambda x: list_transform([t.y], lambda y: ${body})[1])[1])[1]`;
+  return `list_transform([{'x': ${left}, 'y': ${right}, 'prefix': ${prefix}}], lambda t: list_transform([t.x], lambda x: list_transform([t.y], lambda y: ${body})[1])[1])[1]`;
 }
 
 const BEFORE = '(?:^|[^0-9A-Za-z.])';
@@ -82,14 +126,14 @@ function hasIpv4PrefixSql(text: string, prefix: string, constant: string | undef
 }
 
 /** An address in the text falls in the range. */
-function textInRangeSql(text: string, range: string): string {
+function textInRangeSql(text: string, range: string, constant?: string): string {
   const found = `regexp_extract_all(${text}, '${BEFORE}(${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET})${AFTER.replaceAll("'", "''")}', 1)`;
-  return `coalesce(list_bool_or(list_transform(${found}, lambda ip: ${compareSql(4, 'ip', range, '32')} = 0)), false)`;
+  return `coalesce(list_bool_or(list_transform(${found}, lambda ip: ${compareSql(4, 'ip', range, '32', [undefined, constant])} = 0)), false)`;
 }
 
 /** has_any_ipv4's test of one item: a range when it has a prefix, else an address. */
 function ipv4ItemSql(text: string, item: string, constant: string | undefined): string {
-  if (constant !== undefined) return constant.includes('/') ? textInRangeSql(text, quote(constant)) : hasIpv4Sql(text, item, constant);
+  if (constant !== undefined) return constant.includes('/') ? textInRangeSql(text, quote(constant), constant) : hasIpv4Sql(text, item, constant);
   return `CASE WHEN contains(${item}, '/') THEN ${textInRangeSql(text, item)} ELSE ${hasIpv4Sql(text, item, undefined)} END`;
 }
 
@@ -107,8 +151,8 @@ export const IP_RULES: RuleTable = {
     // A value that is not an address formats as the empty string, as Axiom documents.
     return `CASE WHEN ${a(0)} BETWEEN 0 AND 4294967295 AND ${a(1)} BETWEEN 0 AND 32 THEN ${text} ELSE '' END`;
   },
-  ipv4_compare: (_w, _e, a) => compareSql(4, a(0), a(1), a(2)),
-  ipv6_compare: (_w, _e, a) => compareSql(6, a(0), a(1), a(2)),
+  ipv4_compare: (_w, e, a) => compareSql(4, a(0), a(1), a(2), [literalString(e.args[0]!), literalString(e.args[1]!)]),
+  ipv6_compare: (_w, e, a) => compareSql(6, a(0), a(1), a(2), [literalString(e.args[0]!), literalString(e.args[1]!)]),
   ipv4_is_private: (_w, _e, a) =>
     `list_transform([${ipv4(a(0))}], lambda x: CASE WHEN x IS NOT NULL THEN x.v BETWEEN 167772160 AND 184549375 OR x.v BETWEEN 2886729728 AND 2887778303 OR x.v BETWEEN 3232235520 AND 3232301055 END)[1]`,
   ipv4_netmask_suffix: (_w, _e, a) => `CAST(${ipv4(a(0))}.p AS BIGINT)`,
