@@ -95,7 +95,7 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   const analyzed = analyze(query, {
     datasets,
     ...(views.size > 0 ? { views } : {}),
-    context: { nowNanos: now, autoBinSpan: autoBinSpan(windowNanos), ...(windowNanos !== undefined ? { windowNanos } : {}) },
+    context: { nowNanos: now, autoBinSpan: autoBinSpan(windowNanos), cursorKey: deps.cursorKey, ...(windowNanos !== undefined ? { windowNanos } : {}) },
     ...(request.variables ? { variables: request.variables } : {}),
   });
   let rel = analyzed.rel;

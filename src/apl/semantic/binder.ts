@@ -4,7 +4,7 @@
 import type { Arg, Expr, Tabular } from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
 import { AGGREGATE_FUNCTIONS } from './aggregates';
-import { CallSite, type QueryContext } from './call-site';
+import { CallSite, type QueryContext, type RowScope } from './call-site';
 import { SCALAR_FUNCTIONS } from './functions';
 import type { AplType, Rel, RelColumn, TExpr } from './plan';
 import { didYouMean } from './suggest';
@@ -251,7 +251,7 @@ export class Binder {
     const rule = SCALAR_FUNCTIONS[name];
     if (rule) {
       const args = expr.args.map((arg) => (arg.value.kind === 'star' ? STAR : this.bind(arg.value, scope)));
-      return rule(new CallSite(name, expr.pos, args, expr.args.map((arg) => arg.value.pos), scope.context));
+      return rule(new CallSite(name, expr.pos, args, expr.args.map((arg) => arg.value.pos), scope.context, rowScope(scope)));
     }
     if (AGGREGATE_FUNCTIONS[name]) {
       if (!scope.aggregates) throw semanticError(expr.pos, `the aggregation ${name}() can only be used in summarize`);
@@ -445,6 +445,17 @@ function mapFieldPath(columns: RelColumn[], names: (string | number)[]): TExpr |
     return call('coalesce', [nested, call('dyn_get', [columnRef(column)], 'dynamic', { path: [rest.join('.')] })], 'dynamic');
   }
   return undefined;
+}
+
+/** The fields a call may look up by name: the columns in scope, implicit ones included. */
+export function rowScope(scope: Scope): RowScope {
+  return {
+    field: (name) => {
+      const column = findColumn(scope.columns, name);
+      return column ? columnRef(column) : undefined;
+    },
+    fields: () => scope.columns.filter((c) => !c.hidden && !c.implicit).map((c) => ({ name: c.name, expr: columnRef(c) })),
+  };
 }
 
 function jsonLiteral(value: unknown): TExpr {
