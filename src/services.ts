@@ -10,6 +10,8 @@ import { DatasetService } from './events/datasets';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
+import { createMetricsService, metricsDatasetStorage, openMetricsStore } from './metrics/open';
+import type { MetricsService } from './metrics/service';
 
 export interface Services extends EventServices {
   config: Config;
@@ -20,6 +22,7 @@ export interface Services extends EventServices {
   datasets: DatasetService;
   retention: RetentionSweeper;
   queries: QueryService;
+  metrics: MetricsService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -28,11 +31,16 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const auth = new AuthService(store);
   const catalog = await createCatalogService(store, logger, config.catalogSource);
   const events = await openEventServices(config, store, logger);
-  const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents);
+  const metricsStore = await openMetricsStore(config);
+  const metricsStorage = metricsDatasetStorage(metricsStore);
+  const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents, metricsStorage);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
-  const retention = new RetentionSweeper(store.sqlite, events.datasetEvents, logger);
+  const metrics = createMetricsService(config, datasets, metricsStore);
+  const retention = new RetentionSweeper(store.sqlite, {
+    trim: (id, table, olderThan) => (metricsStore.hasDataset(table) ? metricsStorage : events.datasetEvents).trim(id, table, olderThan),
+  }, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries };
+  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries, metrics };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
@@ -48,5 +56,6 @@ export async function closeServices(services: Services): Promise<void> {
   services.catalog.close();
   await services.retention.stop();
   await closeEventServices(services);
+  await services.metrics.store.close();
   await services.store.close();
 }

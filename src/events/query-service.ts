@@ -24,7 +24,7 @@ import type { Config } from '../config';
 import type { RelationalStore } from '../db/sqlite';
 import { settingOrCreate } from '../db/settings';
 import { parseInput } from '../validation';
-import { type DatasetService, validateDatasetName } from './datasets';
+import { type DatasetService, requireEventsDataset, validateDatasetName } from './datasets';
 import type { FieldRegistry } from './schema/field-registry';
 import type { EventStore } from './store/event-store';
 
@@ -110,6 +110,7 @@ export class QueryService {
       resolveDatasets: async (names) =>
         names.map((name) => {
           const dataset = this.datasets.resolveFor(principal, name, 'query', 'read');
+          requireEventsDataset(dataset);
           resolved.set(dataset.name, dataset.id);
           return this.fields.schemaOf(dataset);
         }),

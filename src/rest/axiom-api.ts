@@ -10,6 +10,7 @@ import { datasetRoutesV1 } from './datasets-v1';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
+import { metricsQueryRoutes } from './metrics';
 import { queryRoutes } from './query';
 import type { RouteOptions } from './routes';
 import { tokenRoutes } from './tokens';
@@ -46,6 +47,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
     await app.register(datasetRoutesV1, { ...options, prefix });
     await app.register(ingestRoutes, { ...options, prefix });
     await app.register(queryRoutes, { ...options, prefix });
+    await app.register(metricsQueryRoutes, { ...options, prefix });
     await app.register(userRoutes, { ...options, prefix, version: 1 });
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });

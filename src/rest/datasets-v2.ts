@@ -9,12 +9,11 @@ import type { RouteOptions } from './routes';
 const tags = ['datasets (v2)'];
 const idParam = pathParams({ id: 'Dataset name' });
 
-/** v2 describes a dataset as v1 does, plus its kind, retention and the caller's write access. */
+/** v2 describes a dataset as v1 does, plus its retention and the caller's write access. */
 export function datasetV2(dataset: DatasetRecord, principal: Principal, datasets: DatasetService) {
   return {
     ...datasetSpecV1(dataset),
     updatedAt: dataset.updatedAt.toISOString(),
-    kind: dataset.kind,
     retentionDays: dataset.retentionDays,
     useRetentionPeriod: dataset.useRetentionPeriod,
     canWrite: datasets.canWrite(principal, dataset.name),

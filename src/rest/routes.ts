@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { axiomApi } from './axiom-api';
 import { catalogRoutes } from './catalog';
+import { metricsSpecRoute } from './metrics';
 import { registerOpenApi } from './openapi';
 
 export interface RouteOptions {
@@ -14,4 +15,5 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   await registerOpenApi(app);
   await app.register(axiomApi, { services });
   await app.register(catalogRoutes, { services });
+  await app.register(metricsSpecRoute);
 }
