@@ -5,6 +5,7 @@ import './auth';
 import './catalog';
 import './datasets';
 import './queries';
+import './metrics';
 import './ingest';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { parseRequestTime } from '../apl/time';
 import type { Principal } from '../auth/principal';
-import { invalidInput, notFound } from '../errors';
+import { DomainError, invalidInput, notFound } from '../errors';
 import { type DatasetRecord, type DatasetService, requireMetricsDataset } from '../events/datasets';
 import { parseInput } from '../validation';
 import type { SeriesPoints } from './model';
@@ -80,21 +80,31 @@ export class MetricsService {
     };
   }
 
-  /** Runs an MPL request body; `params` from the query string join those of the body. */
-  async query(principal: Principal, body: unknown, queryParams: Record<string, string> = {}, nowMs?: number): Promise<MetricsAnswer> {
+  /**
+   * Runs an MPL request body; `params` from the query string join those of the body. With
+   * `dataset`, the query must read that dataset.
+   */
+  async query(principal: Principal, body: unknown, queryParams: Record<string, string> = {}, options: { dataset?: string; nowMs?: number } = {}): Promise<MetricsAnswer> {
     const input = parseInput(queryBodySchema, body ?? {});
     const mpl = input.mpl ?? input.apl;
     if (mpl === undefined) throw invalidInput('invalid request body: mpl: is required');
     const request: MplRequest = { mpl, startTime: input.startTime, endTime: input.endTime, params: { ...queryParams, ...input.params } };
     return executeMpl(request, {
-      resolveDataset: (name) => this.binding(this.resolve(principal, name, 'query')),
+      resolveDataset: (name) => {
+        if (options.dataset !== undefined && name !== options.dataset) throw invalidInput(`the query reads dataset "${name}", not "${options.dataset}"`);
+        return this.binding(this.resolve(principal, name, 'query'));
+      },
       run: async (sql, timeoutMs) => {
-        const result = await this.store.query(sql.sql, sql.params, { timeoutMs });
-        return result.rows.map(([tags, ts, vs]) => ({ tags, ts, vs }) as SeriesRow);
+        try {
+          const result = await this.store.query(sql.sql, sql.params, { timeoutMs });
+          return result.rows.map(([tags, ts, vs]) => ({ tags, ts, vs }) as SeriesRow);
+        } catch (error) {
+          throw inputErrorOf(error);
+        }
       },
       timeoutMs: this.options.queryTimeoutMs,
       maxSeries: MAX_SERIES,
-      ...(nowMs !== undefined ? { nowMs } : {}),
+      ...(options.nowMs !== undefined ? { nowMs: options.nowMs } : {}),
     });
   }
 
@@ -146,6 +156,16 @@ export class MetricsService {
       throw notFoundIn(dataset, what.metric !== undefined ? `tag "${what.tag}" on metric "${what.metric}"` : `tag "${what.tag}"`);
     }
   }
+}
+
+/**
+ * The engine refuses some input only while running (a tag `extend` finds on a series, a
+ * regular expression it cannot compile): those are the query's fault, a 400.
+ */
+function inputErrorOf(error: unknown): unknown {
+  if (error instanceof DomainError || !(error instanceof Error)) return error;
+  const match = /^Invalid Input Error: (.*)$/s.exec(error.message);
+  return match ? invalidInput(match[1]!.trim()) : error;
 }
 
 function notFoundIn(dataset: DatasetRecord, what: string) {

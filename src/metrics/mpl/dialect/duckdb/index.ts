@@ -65,7 +65,6 @@ class Compiler {
     const b = this.builder;
     const tables = metricsTablesOf(node.table);
     const series = quoteIdentifier(tables.series);
-    const metric = b.param(node.metricName);
     const sample = node.sample === null ? '' : ` AND hash(id) % 1000000 < ${Math.round(node.sample * 1_000_000)}`;
     const within = (t: string) => `${t} >= ${node.read.from} AND ${t} < ${node.read.to}`;
     const range = within('t');
@@ -76,6 +75,7 @@ class Compiler {
       const pts = b.cte(`SELECT 0::BIGINT AS sid, 0::BIGINT AS t, 0::DOUBLE AS v WHERE false`);
       return { pts, tags };
     }
+    const metric = b.param(node.metricName);
     if (!binding.distribution) {
       const filter = node.filter ? ` AND ${filterSql(node.filter, 'tags', b)}` : '';
       const tags = b.cte(`SELECT id::BIGINT AS sid, tags FROM ${series} WHERE metric = ${metric} AND type IN ('gauge', 'sum')${filter}${sample}`);
