@@ -1,6 +1,8 @@
 // Small pieces of DuckDB SQL the MPL dialect composes: a statement builder with common table
 // expressions and parameters, number literals, and the expressions over a series' tag map.
+import { quoteLiteral } from '../../../../events/layout';
 import { TAG_MEMBER, TAG_VALUE_TYPE, TAGS_TYPE } from '../../../store/layout';
+import { withoutNul } from '../../../store/series-key';
 import type { TagValue } from '../../../model';
 
 export type SqlParam = string | number | bigint | boolean;
@@ -22,10 +24,14 @@ export class StatementBuilder {
     return name;
   }
 
-  /** A parameter placeholder holding `value` (for every text that comes from the query). */
+  /**
+   * A VARCHAR literal holding `value`, for every text that comes from the query. Quoted rather
+   * than bound: the engine plans constant tag names and values better (map lookups, filter
+   * pushdown), and quoting doubles every quote. SQL text holds no NUL, which the store also
+   * replaces in what it stores, so such text still finds what it names.
+   */
   param(value: string): string {
-    this.params.push(value);
-    return `$${this.params.length}::VARCHAR`;
+    return `${quoteLiteral(withoutNul(value))}::VARCHAR`;
   }
 
   statement(select: string): string {
