@@ -37,6 +37,7 @@ const written: FixtureSeries[] = [
   { metric: descriptor('mixed', 'gauge'), tags: { kind: 'g' }, points: [[T0, 1]] },
   { metric: descriptor('mixed', 'sum', { temporality: 'cumulative', monotonic: true }), tags: { kind: 's' }, points: [[T0, 1]] },
   { metric: descriptor('old', 'gauge'), tags: { stale: 'yes' }, points: [[T0 - 86_400, 1]] },
+  { metric: descriptor('edges', 'gauge'), tags: { bound: Infinity, low: -Infinity }, floats: ['bound', 'low'], points: [[T0, 1]] },
 ];
 
 beforeAll(async () => {
@@ -102,6 +103,7 @@ describe('discovery routes', () => {
       latency: { type: 'Histogram', temporality: 'Delta', unit: 's' },
       rpc: { type: 'Summary', temporality: null, unit: 'ms' },
       mixed: { type: 'Mixed', temporality: 'Cumulative', unit: null },
+      edges: { type: 'Gauge', temporality: null, unit: null },
     });
     expect((await get(`${info}/metrics?${range}`)).body).toEqual(body);
     const wider = (await get(`${info}/metrics?start=${encodeURIComponent(new Date((T0 - 90_000) * 1000).toISOString())}&end=${encodeURIComponent(END)}`)).body;
@@ -109,7 +111,8 @@ describe('discovery routes', () => {
   });
 
   it("list a dataset's tags and a tag's typed values", async () => {
-    expect((await get(`${info}/tags?${range}`)).body).toEqual(['code', 'host', 'kind', 'ratio', 'service', 'service.name', 'up']);
+    expect((await get(`${info}/tags?${range}`)).body).toEqual(['bound', 'code', 'host', 'kind', 'low', 'ratio', 'service', 'service.name', 'up']);
+    expect((await get(`${info}/tags/bound/values?${range}`)).body).toEqual(['+Inf']);
     expect((await get(`${info}/tags/code/values?${range}`)).body).toEqual([200, 500, '200']);
     expect((await get(`${info}/tags/ratio/values?${range}`)).body).toEqual([0.5]);
     expect((await get(`${info}/tags/up/values?${range}`)).body).toEqual([true]);
@@ -138,6 +141,9 @@ describe('discovery routes', () => {
     expect(await find('200', 'application/vnd.metrics-info.v2+json')).toEqual({ cpu: ['code'], requests: ['code'] });
     expect(await find(0.5)).toEqual(['cpu']);
     expect(await find('nobody')).toEqual([]);
+    // Infinite tag values answer as text, in queries too.
+    const answer = (await server.mpl('`otel-metrics`:edges | align to 30m using max')) as any;
+    expect(answer.series[0].tags).toEqual({ bound: '+Inf', low: '-Inf' });
   });
 
   it('answer 400 without a range, 404 for unknown datasets, metrics and tags, 400 for events datasets', async () => {

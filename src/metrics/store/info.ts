@@ -2,7 +2,7 @@
 // their type, temporality and unit, its tags, and the values of a tag. A series counts when it
 // has a point in the range; its tags and metadata come from the series table.
 import type { QueryRunner } from '../../events/store/query-runner';
-import { plainTags } from '../mpl/execution/result';
+import { type TagEntry, tagValueOf } from '../mpl/execution/result';
 import { metricsTablesOf, quoteIdentifier } from './layout';
 
 export interface InfoRange {
@@ -98,11 +98,11 @@ export class MetricsInfoQueries {
     const params: string[] = [tag];
     if (metric !== undefined) params.push(metric);
     const result = await this.runner.run(
-      `SELECT DISTINCT CAST(to_json(map_from_entries([{'key': 'v', 'value': tags[$1]}])) AS VARCHAR) AS value FROM ${this.series(table)}
+      `SELECT DISTINCT union_tag(tags[$1]) AS t, CAST(tags[$1] AS VARCHAR) AS v FROM ${this.series(table)}
        WHERE id IN ${this.live(table, range)} AND tags[$1] IS NOT NULL${metric === undefined ? '' : ' AND metric = $2'}`,
       params,
     );
-    const values = result.rows.map(([json]) => plainTags(json as string).v!);
+    const values = result.rows.map(([t, v]) => tagValueOf({ t, v } as Pick<TagEntry, 't' | 'v'>));
     return values.sort(compareTagValues);
   }
 

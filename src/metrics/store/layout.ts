@@ -22,6 +22,14 @@ export const TAGS_TYPE = `MAP(VARCHAR, ${TAG_VALUE_TYPE})`;
 /** The union member holding each tag type. */
 export const TAG_MEMBER = { string: 's', int: 'i', float: 'f', bool: 'b' } as const;
 
+/**
+ * A tag map as a list of {k: name, t: member (s, i, f, b), v: value as text}: JSON cannot hold
+ * every double (inf, nan) and JavaScript every BIGINT, so values leave as text with their type.
+ */
+export function tagEntriesSql(tags: string): string {
+  return `list_transform(map_entries(${tags}), lambda e: {'k': e.key, 't': union_tag(e.value), 'v': CAST(e.value AS VARCHAR)})`;
+}
+
 export interface MetricsTables {
   series: string;
   points: string;

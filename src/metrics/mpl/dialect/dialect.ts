@@ -1,5 +1,6 @@
 // What a SQL dialect of MPL offers: one statement per plan, answering one row per series of the
 // answer with its tags (JSON of typed values), its times and its values, in time order.
+import type { TagEntry } from '../execution/result';
 import type { MetricsPlan } from '../semantic/plan';
 
 export interface CompiledMetricsSql {
@@ -8,12 +9,11 @@ export interface CompiledMetricsSql {
 }
 
 /**
- * Rows of a compiled statement: `tags` is a JSON object whose values are `{"s": text}`,
- * `{"i": integer}`, `{"f": float}` or `{"b": bool}`; `ts` are seconds on the plan's grid,
- * ascending; `vs` the values at those times (null or non-finite for none).
+ * Rows of a compiled statement: `tags` as {k, t, v} entries (see `tagEntriesSql`); `ts` are
+ * seconds on the plan's grid, ascending; `vs` the values at those times (null for none).
  */
 export interface SeriesRow {
-  tags: string;
+  tags: TagEntry[];
   ts: (number | bigint)[];
   vs: (number | null)[];
 }

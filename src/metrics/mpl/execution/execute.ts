@@ -7,7 +7,7 @@ import { duckdbMetricsDialect } from '../dialect/duckdb';
 import { analyze, type DatasetBinding, gridStart } from '../semantic/analyzer';
 import type { MetricsPlan, TimeSpan } from '../semantic/plan';
 import { parseMpl } from '../syntax/parser';
-import { type MetricsAnswer, type MetricsSeries, plainTags } from './result';
+import { type MetricsAnswer, type MetricsSeries, tagsFromEntries } from './result';
 
 export interface MplRequest {
   mpl: string;
@@ -85,7 +85,7 @@ export async function executeMpl(request: MplRequest, deps: MplDeps): Promise<Me
         summary = value;
       }
     });
-    return { metric: plan.metric, tags: plainTags(row.tags), start, resolution: step, data, summary };
+    return { metric: plan.metric, tags: tagsFromEntries(row.tags), start, resolution: step, data, summary };
   });
   return {
     metadata: {

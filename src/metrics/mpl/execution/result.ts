@@ -38,22 +38,32 @@ export function formatAnswer(answer: MetricsAnswer, format: MetricsFormat): unkn
   return answer.series.map(({ summary: _summary, ...series }) => series);
 }
 
-/** Tags as stored (`{"name": {"s": "text"}}`) to plain typed JSON values. */
-export function plainTags(json: string): MetricsSeries['tags'] {
-  const typed = JSON.parse(json) as Record<string, { s?: string; i?: number; f?: number | string; b?: boolean }>;
-  const tags: MetricsSeries['tags'] = {};
-  for (const [name, value] of Object.entries(typed)) {
-    if (value.s !== undefined) tags[name] = value.s;
-    else if (value.i !== undefined) tags[name] = value.i;
-    else if (value.b !== undefined) tags[name] = value.b;
-    else if (value.f !== undefined) tags[name] = floatTag(value.f);
-  }
-  return tags;
+/** A tag as the store renders it (see `tagEntriesSql`): name, union member, value as text. */
+export interface TagEntry {
+  k: string;
+  t: 's' | 'i' | 'f' | 'b';
+  v: string;
 }
 
-function floatTag(value: number | string): number | string {
-  if (typeof value === 'number') return value;
-  const lower = value.toLowerCase();
-  if (lower.includes('inf')) return lower.startsWith('-') ? '-Inf' : '+Inf';
-  return value === 'nan' ? 'NaN' : Number(value);
+/** A tag value as JSON: numbers stay numbers, infinite floats are "+Inf"/"-Inf", NaN is "NaN". */
+export function tagValueOf(entry: Pick<TagEntry, 't' | 'v'>): string | number | boolean {
+  switch (entry.t) {
+    case 's':
+      return entry.v;
+    case 'b':
+      return entry.v === 'true';
+    case 'i':
+      return Number(entry.v);
+    case 'f': {
+      const lower = entry.v.toLowerCase();
+      if (lower === 'inf' || lower === 'infinity') return '+Inf';
+      if (lower === '-inf' || lower === '-infinity') return '-Inf';
+      if (lower === 'nan') return 'NaN';
+      return Number(entry.v);
+    }
+  }
+}
+
+export function tagsFromEntries(entries: TagEntry[]): MetricsSeries['tags'] {
+  return Object.fromEntries(entries.map((entry) => [entry.k, tagValueOf(entry)]));
 }

@@ -28,7 +28,6 @@ import { parseParamValue } from '../syntax/parser';
 import {
   type BucketSpec,
   type Grid,
-  HISTOGRAM_TAG,
   type MetricBinding,
   type MetricsPlan,
   type SeriesNode,
@@ -89,7 +88,6 @@ class Analyzer {
   private customUnit: string | null = null;
   private outputSpan: TimeSpan | undefined;
   private groupKeys: string[] = [];
-  private unit: string | null = null;
   private units = new Set<string>();
   private ignoreUnit = false;
 
@@ -588,4 +586,3 @@ export function analyze(query: MplQuery, context: AnalyzeContext): MetricsPlan {
   return new Analyzer(context).analyze(query);
 }
 
-export { HISTOGRAM_TAG };

@@ -25,7 +25,7 @@ export function bucketOf(t: string, origin: number, step: number): string {
  */
 function quantileOf(q: number, low: string, high: string): string {
   const target = `(cvs[-1] * ${double(q)})`;
-  const index = `list_position(list_transform(cvs, c -> c >= ${target}), true)`;
+  const index = `list_position(list_transform(cvs, lambda c: c >= ${target}), true)`;
   return `(SELECT CASE
       WHEN total IS NULL OR total <= 0 OR i IS NULL THEN NULL
       WHEN les[i] = 'inf'::DOUBLE THEN coalesce(CASE WHEN ${high} >= lo THEN lo + (${high} - lo) * (target - loc) / nullif(cvs[i] - loc, 0) END, lo)
@@ -151,7 +151,7 @@ export function distributionBuckets(builder: StatementBuilder, node: BucketNode,
          CASE WHEN ${restart} THEN count ELSE count - p_count END AS count,
          CASE WHEN ${restart} THEN sum ELSE sum - p_sum END AS sum,
          NULL::DOUBLE AS min, NULL::DOUBLE AS max, bounds,
-         CASE WHEN ${restart} THEN counts ELSE list_transform(range(1, len(counts) + 1), i -> counts[i] - p_counts[i]) END AS counts
+         CASE WHEN ${restart} THEN counts ELSE list_transform(range(1, len(counts) + 1), lambda i: counts[i] - p_counts[i]) END AS counts
        FROM ${lagged} WHERE p_count IS NOT NULL`,
     );
   }

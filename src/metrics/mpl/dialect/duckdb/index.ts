@@ -3,7 +3,7 @@
 // (sid, tags); the statement ends with one row per series on the answer's grid. Series are
 // chosen on the series table first, and only their points are read, within the time range.
 import type { MetricsDialect } from '../dialect';
-import { metricsTablesOf, quoteIdentifier } from '../../../store/layout';
+import { metricsTablesOf, quoteIdentifier, tagEntriesSql } from '../../../store/layout';
 import { gridStart } from '../../semantic/analyzer';
 import {
   type AlignNode,
@@ -371,7 +371,7 @@ function answer(builder: StatementBuilder, root: Relation, span: TimeSpan, first
      FROM ${root.pts} WHERE t >= ${first} AND t < ${span.to} AND v IS NOT NULL GROUP BY sid`,
   );
   return builder.statement(
-    `SELECT CAST(to_json(g.tags) AS VARCHAR) AS tags, s.ts, s.vs FROM ${series} s JOIN ${root.tags} g ON g.sid = s.sid ORDER BY 1 LIMIT ${limit}`,
+    `SELECT ${tagEntriesSql('g.tags')} AS tags, s.ts, s.vs FROM ${series} s JOIN ${root.tags} g ON g.sid = s.sid ORDER BY g.tags LIMIT ${limit}`,
   );
 }
 

@@ -94,8 +94,8 @@ export function setTags(tags: string, entries: { key: string; value: string }[])
   const keys = `[${entries.map((entry) => entry.key).join(', ')}]`;
   const added = `[${entries.map((entry) => `{'key': ${entry.key}, 'value': ${entry.value}}`).join(', ')}]`;
   return (
-    `map_from_entries(list_sort(list_concat(list_filter(map_entries(${tags}), e -> NOT list_contains(${keys}, e.key)), ` +
-    `list_filter(${added}, e -> e.value IS NOT NULL))))`
+    `map_from_entries(list_sort(list_concat(list_filter(map_entries(${tags}), lambda e: NOT list_contains(${keys}, e.key)), ` +
+    `list_filter(${added}, lambda e: e.value IS NOT NULL))))`
   );
 }
 
@@ -103,5 +103,5 @@ export function setTags(tags: string, entries: { key: string; value: string }[])
 export function keepTags(tags: string, keys: string[]): string {
   if (keys.length === 0) return EMPTY_TAGS;
   const entries = keys.map((key) => `{'key': ${key}, 'value': ${tags}[${key}]}`);
-  return `map_from_entries(list_filter([${entries.join(', ')}], e -> e.value IS NOT NULL))`;
+  return `map_from_entries(list_filter([${entries.join(', ')}], lambda e: e.value IS NOT NULL))`;
 }
