@@ -7,6 +7,7 @@ import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
 import type { RelationalStore } from './db/sqlite';
 import { DatasetService } from './events/datasets';
+import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
@@ -20,6 +21,7 @@ export interface Services extends EventServices {
   auth: AuthService;
   catalog: CatalogService;
   datasets: DatasetService;
+  mapFields: MapFieldService;
   retention: RetentionSweeper;
   queries: QueryService;
   metrics: MetricsService;
@@ -33,14 +35,15 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const events = await openEventServices(config, store, logger);
   const metricsStore = await openMetricsStore(config);
   const metricsStorage = metricsDatasetStorage(metricsStore);
-  const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents, metricsStorage);
+  const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents, [mapFieldsInFieldList(events.mapFieldRegistry)], metricsStorage);
+  const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
   const metrics = createMetricsService(config, datasets, metricsStore);
   const retention = new RetentionSweeper(store.sqlite, {
     trim: (id, table, olderThan) => (metricsStore.hasDataset(table) ? metricsStorage : events.datasetEvents).trim(id, table, olderThan),
   }, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries, metrics };
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, metrics };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

@@ -70,7 +70,7 @@ export class DatasetEvents {
       // deleted while this request was on its way.
       const columns = this.store.columnsOf(table);
       if (!columns) throw notFound(`dataset "${dataset.name}" not found`);
-      const userFieldCount = this.registry.userColumns(table).length;
+      const userFieldCount = this.registry.userColumns(table).filter((column) => column.type !== 'map').length;
       const plan = planSchema(columns, userFieldCount, batch, this.maxFieldsPerDataset);
       if (plan.rowCount === 0) return { ingested: 0, rejected: plan.rejected, chunks: 0 };
       const result = await this.store.append({

@@ -67,6 +67,15 @@ export interface DatasetFieldView {
   unit: string;
   description: string;
   hidden: boolean;
+  /** Declared as a map field: objects ingested under it are kept whole. */
+  mapField?: boolean;
+  /** A virtual field: computed by its APL expression at query time. */
+  virtual?: boolean;
+}
+
+/** Fields a dataset lists beside those its events hold, or marks on them (map fields, virtual fields). */
+export interface FieldSource {
+  extend(dataset: DatasetRecord, fields: DatasetFieldView[]): Promise<DatasetFieldView[]>;
 }
 
 const createDatasetSchema = z.object({
@@ -142,6 +151,7 @@ export class DatasetService {
     private readonly prisma: PrismaClient,
     sqlite: Database.Database,
     private readonly storage: DatasetStorage,
+    private readonly fieldSources: readonly FieldSource[] = [],
     /** Where metrics datasets keep their series and points (events storage when absent). */
     private readonly metricsStorage: DatasetStorage = storage,
   ) {
@@ -239,13 +249,16 @@ export class DatasetService {
 
   async fields(principal: Principal, name: string): Promise<DatasetFieldView[]> {
     const dataset = this.get(principal, name);
-    const fields = await this.prisma.datasetField.findMany({ where: { datasetId: dataset.id }, orderBy: { name: 'asc' } });
-    return fields.map(fieldView);
+    const stored = await this.prisma.datasetField.findMany({ where: { datasetId: dataset.id }, orderBy: { name: 'asc' } });
+    let fields = stored.map(fieldView);
+    for (const source of this.fieldSources) fields = await source.extend(dataset, fields);
+    return fields;
   }
 
   async field(principal: Principal, name: string, fieldName: string): Promise<DatasetFieldView> {
-    const dataset = this.get(principal, name);
-    return fieldView(await this.findField(dataset, fieldName));
+    const field = (await this.fields(principal, name)).find((candidate) => candidate.name === fieldName);
+    if (!field) throw notFound(`field "${fieldName}" not found in dataset "${name}"`);
+    return field;
   }
 
   async updateField(principal: Principal, name: string, fieldName: string, body: unknown): Promise<DatasetFieldView> {

@@ -6,6 +6,7 @@ import type { RelationalStore } from '../db/sqlite';
 import { DatasetEvents } from './dataset-events';
 import { IngestService } from './ingest/ingest-service';
 import { FieldRegistry } from './schema/field-registry';
+import { MapFieldRegistry } from './schema/map-field-registry';
 import { EventStore } from './store/event-store';
 
 export interface EventServices {
@@ -13,6 +14,7 @@ export interface EventServices {
   fields: FieldRegistry;
   datasetEvents: DatasetEvents;
   ingest: IngestService;
+  mapFieldRegistry: MapFieldRegistry;
 }
 
 export async function openEventServices(config: Config, relational: RelationalStore, logger: Logger): Promise<EventServices> {
@@ -21,8 +23,9 @@ export async function openEventServices(config: Config, relational: RelationalSt
   const repaired = await fields.reconcile();
   if (repaired > 0) logger.warn({ rows: repaired }, 'brought the field registry back in step with the event store');
   const datasetEvents = new DatasetEvents(eventStore, fields, config.maxFieldsPerDataset, logger);
-  const ingest = new IngestService(datasetEvents, eventStore);
-  return { eventStore, fields, datasetEvents, ingest };
+  const mapFieldRegistry = new MapFieldRegistry(relational.prisma);
+  const ingest = new IngestService(datasetEvents, eventStore, mapFieldRegistry);
+  return { eventStore, fields, datasetEvents, ingest, mapFieldRegistry };
 }
 
 /** Lets queued writes finish, then checkpoints and closes the store. */

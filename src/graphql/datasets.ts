@@ -15,6 +15,7 @@ const DatasetFieldRef = builder.objectRef<DatasetFieldView>('DatasetField').impl
     unit: t.exposeString('unit'),
     description: t.exposeString('description'),
     hidden: t.exposeBoolean('hidden'),
+    mapField: t.boolean({ description: 'Declared as a map field: objects ingested under it are kept whole', resolve: (field) => field.mapField ?? false }),
   }),
 });
 

@@ -10,6 +10,7 @@ import { datasetRoutesV1 } from './datasets-v1';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
+import { mapFieldRoutes } from './map-fields';
 import { metricsQueryRoutes } from './metrics';
 import { queryRoutes } from './query';
 import type { RouteOptions } from './routes';
@@ -51,6 +52,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
     await app.register(userRoutes, { ...options, prefix, version: 1 });
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });
+  await app.register(mapFieldRoutes, { ...options, prefix: '/v2' });
   await app.register(tokenRoutes, { ...options, prefix: '/v2' });
   await app.register(userRoutes, { ...options, prefix: '/v2', version: 2 });
 }

@@ -86,7 +86,7 @@ export async function addDataset(db: TestDatabase, name: string, fields: { name:
       const value = event[field.name];
       if (value === undefined || value === null) appender.appendNull();
       else if (field.type === 'string') appender.appendVarchar(String(value));
-      else if (field.type === 'integer') appender.appendBigInt(BigInt(value as number));
+      else if (field.type === 'integer' || field.type === 'timespan') appender.appendBigInt(BigInt(value as number | bigint));
       else if (field.type === 'float') appender.appendDouble(Number(value));
       else if (field.type === 'boolean') appender.appendBoolean(Boolean(value));
       else if (field.type === 'datetime') appender.appendTimestampNanoseconds(timestampNanosValue(parseDateTime(String(value))!));

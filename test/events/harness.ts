@@ -7,6 +7,7 @@ import { openRelationalStore, type RelationalStore } from '../../src/db/sqlite';
 import { DatasetEvents } from '../../src/events/dataset-events';
 import { IngestService } from '../../src/events/ingest/ingest-service';
 import { type DatasetRef, FieldRegistry } from '../../src/events/schema/field-registry';
+import { MapFieldRegistry } from '../../src/events/schema/map-field-registry';
 import { EventStore } from '../../src/events/store/event-store';
 
 export interface EventsHarness {
@@ -16,6 +17,7 @@ export interface EventsHarness {
   registry: FieldRegistry;
   events: DatasetEvents;
   ingest: IngestService;
+  mapFields: MapFieldRegistry;
   /** Creates an organization (once) and a dataset row plus its table. */
   createDataset(name: string): Promise<DatasetRef>;
   /** Rows of a SQL query against the event store, as JS values. */
@@ -32,7 +34,8 @@ export async function openEventsHarness(options: { dir?: string; maxFields?: num
   const registry = new FieldRegistry(relational.sqlite, store);
   await registry.reconcile();
   const events = new DatasetEvents(store, registry, options.maxFields ?? 1024);
-  const ingest = new IngestService(events, store);
+  const mapFields = new MapFieldRegistry(relational.prisma);
+  const ingest = new IngestService(events, store, mapFields);
   const now = new Date().toISOString();
   relational.sqlite
     .prepare(`INSERT OR IGNORE INTO organizations (id, name, updated_at) VALUES ('org-test', 'test', ?)`)
@@ -45,6 +48,7 @@ export async function openEventsHarness(options: { dir?: string; maxFields?: num
     registry,
     events,
     ingest,
+    mapFields,
     async createDataset(name) {
       const id = `id-${name}`;
       const tableName = `ds_${name.replaceAll('-', '_')}`;

@@ -1,24 +1,16 @@
 // Semantic analysis of a parsed query: resolves sources against the dataset schemas, binds
 // every operator's expressions over the columns in scope, and builds the typed plan together
 // with what the result needs to describe itself (order, groups, time buckets, row identity).
-import { type DatasetSchema, type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
+import { type DatasetSchema, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
 import type { Arg, Assignment, Expr, NamePattern, Operator, ParsePart, Query, Source, Tabular } from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
 import { AGGREGATE_FUNCTIONS, type AggregateOutput, type AggregationInfo } from './aggregates';
 import { Binder, columnRef, displayName, findColumn, type Scope, STAR, visibleNames } from './binder';
 import { CallSite, type QueryContext } from './call-site';
+import { aplTypeOfField } from './field-types';
 import type { AggregateCall, AplType, Rel, RelColumn, SortKeyPlan, TExpr } from './plan';
 import { didYouMean } from './suggest';
 import { call, constantNumber, convert, isNumeric, literal, nullOf } from './typed';
-
-const TYPE_OF_FIELD: Record<FieldType, AplType> = {
-  string: 'string',
-  integer: 'int',
-  float: 'real',
-  boolean: 'bool',
-  array: 'dynamic',
-  datetime: 'datetime',
-};
 
 export interface OrderEntry {
   id: string;
@@ -179,7 +171,7 @@ class Analyzer {
     const sourceColumns = new Map<string, string>();
     for (const field of dataset.fields) {
       // Like Axiom, results leave _rowId out unless a query names it.
-      const column = this.column(field.name, TYPE_OF_FIELD[field.type], field.name === ROW_ID_FIELD ? { stored: field, implicit: true } : { stored: field });
+      const column = this.column(field.name, aplTypeOfField(field.type), field.name === ROW_ID_FIELD ? { stored: field, implicit: true } : { stored: field });
       columns.push(column);
       sourceColumns.set(column.id, field.column);
     }

@@ -182,9 +182,17 @@ export class Binder {
     }
     if (!path || path.root.kind !== 'name') return this.bind(path?.root ?? expr, scope);
     const rootName = path.root.name;
+    const names = [...rootName.split('.'), ...path.segments];
+    // A path into a map field reads keys of the longest prefix that is a map field, before any
+    // flattened field of the whole name (`['geo']['city']` is the key of map `geo`, while
+    // `['geo.city']` written as one name is the field of that name when there is one).
+    const exact = path.segments.length === 0 ? findColumn(scope.columns, rootName) : undefined;
+    if (!exact) {
+      const mapped = mapFieldPath(scope.columns, names);
+      if (mapped) return mapped;
+    }
     // Flattened fields win: `req.method` and ['req.method'] are the field of that name;
     // otherwise the longest prefix that is a field is read as a dynamic path.
-    const names = [...rootName.split('.'), ...path.segments];
     const full = [rootName, ...path.segments.filter((s): s is string => typeof s === 'string')];
     const candidates: { name: string; rest: (string | number)[] }[] = [];
     if (path.segments.every((s) => typeof s === 'string')) candidates.push({ name: full.join('.'), rest: [] });
@@ -346,6 +354,27 @@ export class Binder {
     const type = this.comparisonType([left, ...items], expr.pos, op);
     return call('in', [left, ...items].map((value) => convert(value, type, expr.pos, `the operands of ${op}`)), 'bool', { negated, caseInsensitive });
   }
+}
+
+const isMapField = (column: RelColumn) => column.stored?.type === 'map';
+
+/**
+ * Keys inside the longest proper prefix of `names` that is a map field, or undefined. Map keys
+ * often hold dots themselves (`http.protocol`), so a dotted rest of two or more keys reads the
+ * nested path first and the dotted key second.
+ */
+function mapFieldPath(columns: RelColumn[], names: (string | number)[]): TExpr | undefined {
+  for (let k = names.length - 1; k >= 1; k--) {
+    const prefix = names.slice(0, k);
+    if (prefix.some((s) => typeof s === 'number')) continue;
+    const column = findColumn(columns, prefix.join('.'));
+    if (!column || !isMapField(column)) continue;
+    const rest = names.slice(k);
+    const nested = call('dyn_get', [columnRef(column)], 'dynamic', { path: rest });
+    if (rest.length < 2 || rest.some((s) => typeof s === 'number')) return nested;
+    return call('coalesce', [nested, call('dyn_get', [columnRef(column)], 'dynamic', { path: [rest.join('.')] })], 'dynamic');
+  }
+  return undefined;
 }
 
 function jsonLiteral(value: unknown): TExpr {
