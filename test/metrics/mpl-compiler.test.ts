@@ -112,6 +112,13 @@ param $svc: string;
     expect(filter.items[1]!.kind).toBe('and');
   });
 
+  it('refuses nesting deeper than it reads, without running out of stack', () => {
+    const deep = `metrics:cpu | where ${'('.repeat(5000)}a == 1${')'.repeat(5000)}`;
+    expect(failure(() => parseMpl(deep)).message).toMatch(/at most 64 levels of nesting/);
+    expect(failure(() => parseMpl(`metrics:cpu | where ${'not '.repeat(100)}a == 1`)).message).toMatch(/nesting/);
+    expect(parseMpl(`metrics:cpu | where ${'('.repeat(60)}a == 1${')'.repeat(60)}`).body.kind).toBe('simple');
+  });
+
   it.each([
     ['metrics:cpu align to 5m using avg', 1, 13, /"\|" before the operator/],
     ['metrics:cpu | fflter host == "a"', 1, 15, /did you mean "filter"/],

@@ -36,9 +36,12 @@ const DURATION_UNITS = new Set<string>(['ms', 's', 'm', 'h', 'd', 'w', 'M', 'y']
 const TAG_TYPES = new Set<string>(['string', 'int', 'float', 'bool']);
 const PIPE_KEYWORDS = ['where', 'filter', 'map', 'align', 'group', 'bucket', 'as', 'replace', 'join', 'extend', 'compute', 'sample'];
 const COMPARISONS = new Set<string>(['==', '!=', '<', '<=', '>', '>=']);
+/** How deep parentheses, `not` and nested computes may go (deeper input is refused, not recursed into). */
+export const MAX_NESTING = 64;
 
 class Parser {
   private index = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -135,8 +138,18 @@ class Parser {
     return { name: { text: token.text, pos: token.pos }, type, pos: start.pos };
   }
 
+  /** Runs a nested rule, refusing input nested deeper than MAX_NESTING. */
+  private nested<T>(rule: () => T): T {
+    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} levels of nesting`);
+    try {
+      return rule();
+    } finally {
+      this.depth--;
+    }
+  }
+
   private query(): QueryExpr {
-    return this.isSymbol('(') ? this.computeQuery() : this.simpleQuery();
+    return this.isSymbol('(') ? this.nested(() => this.computeQuery()) : this.simpleQuery();
   }
 
   private computeQuery(): ComputeQuery {
@@ -282,11 +295,11 @@ class Parser {
     // `not` is a keyword unless it is a tag being compared (`not == 1`).
     if (this.isWord('not') && !(this.peek().kind === 'symbol' && COMPARISONS.has(this.peek().text)) && !this.isWord('is', this.peek())) {
       this.next();
-      return { kind: 'not', item: this.filterNot(), pos: token.pos };
+      return { kind: 'not', item: this.nested(() => this.filterNot()), pos: token.pos };
     }
     if (this.isSymbol('(')) {
       this.next();
-      const inner = this.filterOr();
+      const inner = this.nested(() => this.filterOr());
       this.expectSymbol(')');
       return inner;
     }
