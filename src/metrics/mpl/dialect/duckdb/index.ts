@@ -78,9 +78,10 @@ class Compiler {
     const metric = b.param(node.metricName);
     if (!binding.distribution) {
       const filter = node.filter ? ` AND ${filterSql(node.filter, 'tags', b)}` : '';
-      const tags = b.cte(`SELECT id::BIGINT AS sid, tags FROM ${series} WHERE metric = ${metric} AND type IN ('gauge', 'sum')${filter}${sample}`);
+      // Series ids as stored (no cast), so the engine can filter the points scan by them.
+      const tags = b.cte(`SELECT id AS sid, tags FROM ${series} WHERE metric = ${metric} AND type IN ('gauge', 'sum')${filter}${sample}`);
       const pts = b.cte(
-        `SELECT series_id::BIGINT AS sid, t, value AS v FROM ${quoteIdentifier(tables.points)} WHERE ${range} AND series_id IN (SELECT sid FROM ${tags})`,
+        `SELECT series_id AS sid, t, value AS v FROM ${quoteIdentifier(tables.points)} WHERE ${range} AND series_id IN (SELECT sid FROM ${tags})`,
       );
       return { pts, tags };
     }
