@@ -54,6 +54,8 @@ describe('align', () => {
       300,
     );
     expect(answer.metadata.ignore_unit).toBe(true);
+    // `rate` is the same aligner.
+    expect(await server.mpl('m:requests | align to 5m using rate')).toEqual(answer);
   });
 
   it('aligns over the whole range without "to"', async () => {

@@ -307,7 +307,7 @@ class Analyzer {
       if (pipe.kind === 'align' && pipe.window) {
         const step = this.duration(pipe.window);
         if (pipe.over) seconds += Math.max(0, this.duration(pipe.over) - step);
-        if (pipe.fn.path.join('::') === 'prom::rate') seconds += step;
+        if (ALIGN_FUNCTIONS[pipe.fn.path.join('::')]?.fn === 'prom_rate') seconds += step;
       }
       if (pipe.kind === 'bucket' && pipe.window && pipe.fn.path.join('::') === 'interpolate_cumulative_histogram') seconds += this.duration(pipe.window);
     }

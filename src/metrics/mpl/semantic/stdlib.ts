@@ -56,6 +56,7 @@ export const ALIGN_FUNCTIONS: Record<string, { fn: AlignFn; doc: string }> = {
   count: { fn: 'count', doc: 'Number of points in each window' },
   last: { fn: 'last', doc: 'Latest point in each window' },
   'prom::rate': { fn: 'prom_rate', doc: 'Per-second rate of a counter over each window (increases between consecutive points, resets counted as restarts)' },
+  rate: { fn: 'prom_rate', doc: 'The same as prom::rate' },
 };
 
 export const GROUP_FUNCTIONS: Record<string, { fn: GroupFn; doc: string }> = {
