@@ -218,6 +218,20 @@ describe('OPTIONS /v1/query/_mpl', () => {
   });
 });
 
+describe('retention', () => {
+  it('sweeps points older than the retention period of a metrics dataset', async () => {
+    const response = await server.request('/v2/datasets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'kept-a-day', kind: 'otel:metrics:v1', retentionDays: 1, useRetentionPeriod: true }),
+    });
+    expect(response.status).toBe(200);
+    await server.write('kept-a-day', [{ metric: descriptor('g', 'gauge'), tags: { k: 'v' }, points: [[T0 - 3 * 86_400, 1], [T0, 2]] }]);
+    const deleted = await server.app.services.retention.sweep();
+    expect(deleted['kept-a-day']).toBe(1);
+  });
+});
+
 describe('trim, vacuum and delete', () => {
   it('trims old points, vacuums empty series and drops the tables with the dataset', async () => {
     await createDataset(server, 'short-lived');
