@@ -220,7 +220,9 @@ describe('MPL analysis', () => {
     expect(failure(() => plan('metrics:cpu', {}, null)).message).toMatch(/no time range/);
   });
 
-  it('refuses answers with too many steps', () => {
+  it('refuses answers and completed grids with too many steps', () => {
     expect(failure(() => plan('metrics:cpu[30d..] | align to 1s using avg')).message).toMatch(/steps per series/);
+    expect(failure(() => plan('metrics:cpu[30d..] | align to 1s using avg | map fill::prev | align to 1h using max')).message).toMatch(/fill::prev would complete 2592000 steps/);
+    expect(failure(() => plan('metrics:cpu[30d..] | align to 1s over 1m using avg | align to 1h using max')).message).toMatch(/sliding window/);
   });
 });

@@ -404,6 +404,13 @@ class Analyzer {
     return this.outputSpan!;
   }
 
+  /** Operators that complete every step of a grid refuse grids longer than an answer may be. */
+  private checkSteps(grid: Grid, at: Position, what: string) {
+    const span = this.spanOf();
+    const steps = Math.ceil((span.to - gridStart(grid, span.from)) / grid.step);
+    if (steps > MAX_GRID_STEPS) throw semanticError(at, `${what} would complete ${steps} steps per series (at most ${MAX_GRID_STEPS}): align to a longer window first`);
+  }
+
   private pipe(node: SeriesNode, pipe: Pipe, aggregated: boolean): SeriesNode {
     const base = { metric: node.metric, grid: node.grid };
     switch (pipe.kind) {
@@ -425,6 +432,7 @@ class Analyzer {
         if (fn.needsGrid && !node.grid) {
           throw semanticError(pipe.fn.pos, `${name} fills steps of an aligned grid: align the series first (| align to <duration> using <function>)`);
         }
+        if (fn.needsGrid) this.checkSteps(node.grid!, pipe.fn.pos, name);
         const built = fn.build(pipe.arg?.value ?? null);
         this.ignoreUnit ||= VALUE_CHANGING_MAPS.has(built.kind);
         const delta = node.kind === 'source' && node.delta && (built.kind === 'rate' || built.kind === 'increase');
@@ -444,6 +452,7 @@ class Analyzer {
           over = this.duration(pipe.over);
           if (over < grid.step || over % grid.step !== 0) throw semanticError(pipe.over.pos, `the window (over) must be a whole multiple of the step (${grid.step}s)`);
           if (over === grid.step) over = null;
+          else this.checkSteps(grid, pipe.over.pos, 'a sliding window');
         }
         this.ignoreUnit ||= fn.fn === 'count' || fn.fn === 'prom_rate';
         const delta = fn.fn === 'prom_rate' && isDeltaInput(node);
