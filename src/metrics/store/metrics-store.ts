@@ -7,6 +7,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   BIGINT,
+  BOOLEAN,
   DOUBLE,
   type DuckDBAppender,
   type DuckDBConnection,
@@ -16,15 +17,16 @@ import {
   LIST,
   listValue,
   UINTEGER,
+  VARCHAR,
 } from '@duckdb/node-api';
 import { quoteLiteral } from '../../events/layout';
 import { KeyedLock } from '../../events/keyed-lock';
 import { ConnectionPool } from '../../events/store/connection-pool';
 import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from '../../events/store/query-runner';
 import { notFound } from '../../errors';
-import { type DistributionValue, type MetricDescriptor, type MetricType, pointClassOf, type PointClass, type SeriesPoints } from '../model';
-import { baseOfSeriesTable, createTablesSql, dropTablesSql, metricsTablesOf, quoteIdentifier } from './layout';
-import { seriesKey, tagsLiteral, withoutNul } from './series-key';
+import { type DistributionValue, type MetricDescriptor, type MetricType, pointClassOf, type PointClass, type SeriesPoints, type TagValue } from '../model';
+import { baseOfSeriesTable, createTablesSql, dropTablesSql, metricsTablesOf, quoteIdentifier, TAG_MEMBER, TAG_VALUE_TYPE } from './layout';
+import { seriesKey, sortedTags, withoutNul } from './series-key';
 
 /** What the store knows of one series without reading its table. */
 export interface SeriesMeta {
@@ -68,7 +70,6 @@ export interface MetricsStoreOptions {
 }
 
 const CHUNK_ROWS = 2048;
-const SERIES_PER_INSERT = 500;
 const MAX_SERIES_ID = 0xffff_ffff;
 
 function summaryOf(state: DatasetState, metric: string): MetricSummary {
@@ -236,14 +237,7 @@ export class MetricsStore {
       const chunks = await this.writers.use(async (connection) => {
         await connection.run('BEGIN TRANSACTION');
         try {
-          for (let offset = 0; offset < created.length; offset += SERIES_PER_INSERT) {
-            const rows = created.slice(offset, offset + SERIES_PER_INSERT).map(
-              ([key, meta, series]) =>
-                `(${meta.id}, ${literal(meta.metric)}, ${tagsLiteral(series.tags)}, ${literal(meta.type)}, ` +
-                `${nullableLiteral(meta.temporality)}, ${meta.monotonic === null ? 'NULL' : meta.monotonic}, ${literal(meta.unit)}, ${literal(key)})`,
-            );
-            await connection.run(`INSERT INTO ${quoteIdentifier(names.series)} VALUES ${rows.join(', ')}`);
-          }
+          if (created.length > 0) await insertSeries(connection, names.series, created);
           for (const [, meta] of changed) {
             await connection.run(
               `UPDATE ${quoteIdentifier(names.series)} SET type = ${literal(meta.type)}, temporality = ${nullableLiteral(meta.temporality)}, ` +
@@ -363,9 +357,73 @@ export class MetricsStore {
 /** Reused chunks: a chunk's native memory is freed only when its wrapper is collected. */
 let scalarChunk: DuckDBDataChunk | undefined;
 let distChunk: DuckDBDataChunk | undefined;
+let seriesChunk: DuckDBDataChunk | undefined;
 
-async function withAppender<T>(connection: DuckDBConnection, table: string, task: (appender: DuckDBAppender) => T): Promise<T> {
-  const appender = await connection.createAppender(table);
+/** Where new series wait, per connection, for one INSERT that builds their typed tag maps. */
+const STAGING = 'metrics_new_series';
+const STAGING_SQL = `CREATE TEMP TABLE IF NOT EXISTS ${STAGING} (
+  id UINTEGER, metric VARCHAR, type VARCHAR, temporality VARCHAR, monotonic BOOLEAN, unit VARCHAR, key VARCHAR,
+  names VARCHAR[], kinds VARCHAR[], texts VARCHAR[])`;
+
+/** A tag value as text its column type reads back exactly (shortest round-trip doubles). */
+function tagText(tag: TagValue): string {
+  if (tag.type !== 'float') return withoutNul(String(tag.value));
+  if (Number.isNaN(tag.value)) return 'nan';
+  if (tag.value === Infinity) return 'inf';
+  if (tag.value === -Infinity) return '-inf';
+  return String(tag.value);
+}
+
+const TEXT_TO_TAG = `CASE e[2] WHEN 'i' THEN CAST(CAST(e[3] AS BIGINT) AS ${TAG_VALUE_TYPE}) WHEN 'f' THEN CAST(CAST(e[3] AS DOUBLE) AS ${TAG_VALUE_TYPE})
+  WHEN 'b' THEN CAST(CAST(e[3] AS BOOLEAN) AS ${TAG_VALUE_TYPE}) ELSE CAST(e[3] AS ${TAG_VALUE_TYPE}) END`;
+
+/**
+ * New series go through the appender into a staging table, tags as parallel lists of names,
+ * kinds and texts, then into the series table in one statement: far cheaper than SQL text with
+ * a literal map per series.
+ */
+async function insertSeries(connection: DuckDBConnection, table: string, created: [string, SeriesMeta, SeriesPoints][]) {
+  await connection.run(STAGING_SQL);
+  await withAppender(connection, STAGING, (appender) => {
+    seriesChunk ??= DuckDBDataChunk.create([UINTEGER, VARCHAR, VARCHAR, VARCHAR, BOOLEAN, VARCHAR, VARCHAR, TEXT_LIST, TEXT_LIST, TEXT_LIST]);
+    const chunk = seriesChunk;
+    for (let offset = 0; offset < created.length; offset += CHUNK_ROWS) {
+      const count = Math.min(CHUNK_ROWS, created.length - offset);
+      chunk.reset();
+      chunk.rowCount = count;
+      const vectors = Array.from({ length: 10 }, (_, index) => chunk.getColumnVector(index) as DuckDBVector<never>);
+      for (let row = 0; row < count; row++) {
+        const [key, meta, series] = created[offset + row]!;
+        const tags = sortedTags(series.tags);
+        const cells: unknown[] = [
+          meta.id,
+          withoutNul(meta.metric),
+          meta.type,
+          meta.temporality,
+          meta.monotonic,
+          withoutNul(meta.unit),
+          withoutNul(key),
+          listValue(tags.map(([name]) => withoutNul(name))),
+          listValue(tags.map(([, tag]) => TAG_MEMBER[tag.type])),
+          listValue(tags.map(([, tag]) => tagText(tag))),
+        ];
+        for (let column = 0; column < cells.length; column++) vectors[column]!.setItem(row, cells[column] as never);
+      }
+      for (const vector of vectors) vector.flush();
+      appender.appendDataChunk(chunk);
+    }
+    chunk.reset();
+  }, 'temp');
+  await connection.run(
+    `INSERT INTO ${quoteIdentifier(table)} SELECT id, metric,
+       map_from_entries(list_transform(list_zip(names, kinds, texts), lambda e: {'key': e[1], 'value': ${TEXT_TO_TAG}})),
+       type, temporality, monotonic, unit, key FROM ${STAGING}`,
+  );
+  await connection.run(`DELETE FROM ${STAGING}`);
+}
+
+async function withAppender<T>(connection: DuckDBConnection, table: string, task: (appender: DuckDBAppender) => T, catalog?: string): Promise<T> {
+  const appender = await connection.createAppender(table, null, catalog ?? null);
   try {
     return task(appender);
   } finally {
@@ -402,6 +460,7 @@ function appendScalar(connection: DuckDBConnection, table: string, rows: { ids: 
 }
 
 const DOUBLE_LIST = LIST(DOUBLE);
+const TEXT_LIST = LIST(VARCHAR);
 const listOrNull = (values: number[] | null) => (values === null ? null : listValue(values));
 
 function appendDistributions(connection: DuckDBConnection, table: string, rows: { ids: number[]; times: number[]; values: DistributionValue[] }) {
