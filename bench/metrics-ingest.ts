@@ -91,7 +91,7 @@ async function metricsInProcess(): Promise<{ rate: number; bytesPerPoint: number
 }
 
 async function eventsInProcess(): Promise<{ rate: number; bytesPerEvent: number; events: number }> {
-  const { openRelationalStore } = await import('../src/db/sqlite');
+  const { openRelationalStore } = await import('../src/db/store');
   const { DatasetEvents } = await import('../src/events/dataset-events');
   const { IngestService } = await import('../src/events/ingest/ingest-service');
   const { FieldRegistry } = await import('../src/events/schema/field-registry');
@@ -100,7 +100,7 @@ async function eventsInProcess(): Promise<{ rate: number; bytesPerEvent: number;
   try {
     const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
     const store = await EventStore.open(path.join(dir, 'events.duckdb'));
-    const registry = new FieldRegistry(relational.sqlite, store);
+    const registry = new FieldRegistry(relational.repository, store);
     const writer = new DatasetEvents(store, registry, 1024);
     const service = new IngestService(writer, store);
     const now = new Date().toISOString();

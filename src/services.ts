@@ -5,7 +5,7 @@ import { ensureAdminIdentity } from './auth/bootstrap';
 import { AuthService } from './auth/service';
 import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
-import type { RelationalStore } from './db/sqlite';
+import type { RelationalStore } from './db/store';
 import { DatasetService } from './events/datasets';
 import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
@@ -28,18 +28,23 @@ export interface Services extends EventServices {
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
-  const admin = await ensureAdminIdentity(store.prisma, config.adminToken);
+  // Instances starting together over one store bootstrap it once: the first creates the admin
+  // identity and imports the catalog, the others find both.
+  const { admin, catalog } = await store.exclusive('startup', async () => {
+    const admin = await ensureAdminIdentity(store.prisma, config.adminToken);
+    const catalog = await createCatalogService(store, logger, config.catalogSource);
+    return { admin, catalog };
+  });
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
   const auth = new AuthService(store);
-  const catalog = await createCatalogService(store, logger, config.catalogSource);
   const events = await openEventServices(config, store, logger);
   const metricsStore = await openMetricsStore(config);
   const metricsStorage = metricsDatasetStorage(metricsStore);
-  const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents, [mapFieldsInFieldList(events.mapFieldRegistry)], metricsStorage);
+  const datasets = new DatasetService(store.prisma, store.repository, events.datasetEvents, [mapFieldsInFieldList(events.mapFieldRegistry)], metricsStorage);
   const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
   const metrics = createMetricsService(config, datasets, metricsStore);
-  const retention = new RetentionSweeper(store.sqlite, {
+  const retention = new RetentionSweeper(store.repository, store.leases, {
     trim: (id, table, olderThan) => (metricsStore.hasDataset(table) ? metricsStorage : events.datasetEvents).trim(id, table, olderThan),
   }, logger);
   retention.start();

@@ -20,14 +20,14 @@ export class MapFieldService {
   ) {}
 
   async list(principal: Principal, dataset: string): Promise<string[]> {
-    const record = this.datasets.get(principal, dataset);
+    const record = await this.datasets.get(principal, dataset);
     requireOrgCapability(principal, 'datasets', 'read');
     return this.registry.list(record.id);
   }
 
   /** Declares a map field (`{"name": ...}`); events ingested afterwards keep objects under it whole. */
   async create(principal: Principal, dataset: string, body: unknown): Promise<{ name: string }> {
-    const record = this.datasets.get(principal, dataset);
+    const record = await this.datasets.get(principal, dataset);
     requireOrgCapability(principal, 'datasets', 'create');
     const { name } = parseInput(mapFieldSchema, body);
     await this.registry.add(record.id, name);
@@ -36,13 +36,13 @@ export class MapFieldService {
 
   /** Makes the list exactly the names given (a JSON array of strings); returns it. */
   async replace(principal: Principal, dataset: string, body: unknown): Promise<string[]> {
-    const record = this.datasets.get(principal, dataset);
+    const record = await this.datasets.get(principal, dataset);
     requireOrgCapability(principal, 'datasets', 'update');
     return this.registry.replace(record.id, parseInput(mapFieldListSchema, body));
   }
 
   async delete(principal: Principal, dataset: string, name: string): Promise<void> {
-    const record = this.datasets.get(principal, dataset);
+    const record = await this.datasets.get(principal, dataset);
     requireOrgCapability(principal, 'datasets', 'delete');
     if (!(await this.registry.remove(record.id, name))) throw notFound(`map field "${name}" not found in dataset "${record.name}"`);
   }

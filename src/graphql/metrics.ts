@@ -50,7 +50,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, context) => {
       const principal = context.principal();
       // Resolving first gives the usual 404/403 and refuses datasets that hold events.
-      context.services.metrics.resolve(principal, args.dataset, 'query');
+      await context.services.metrics.resolve(principal, args.dataset, 'query');
       const body = restBody({ mpl: args.mpl, startTime: args.startTime, endTime: args.endTime, params: args.params });
       return context.services.metrics.query(principal, body, {}, { dataset: args.dataset });
     },

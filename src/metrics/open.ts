@@ -10,6 +10,10 @@ import { MetricsStore } from './store/metrics-store';
 export function metricsDatasetStorage(store: MetricsStore): DatasetStorage {
   return {
     createTable: (table) => store.createDataset(table),
+    // A dataset created through another instance sharing the relational store gets its tables here.
+    ensureTable: async (dataset) => {
+      if (!store.hasDataset(dataset.tableName)) await store.createDataset(dataset.tableName);
+    },
     dropTable: (_datasetId, table) => store.dropDataset(table),
     trim: (_datasetId, table, olderThan) => store.trim(table, olderThan),
     // Metrics have tags, not fields: vacuum forgets series without points and reports no fields.

@@ -47,9 +47,11 @@ export class MetricsService {
   }
 
   /** A metrics dataset the principal may run `capability` on. */
-  resolve(principal: Principal, name: string, capability: 'ingest' | 'query'): DatasetRecord {
+  async resolve(principal: Principal, name: string, capability: 'ingest' | 'query'): Promise<DatasetRecord> {
     const dataset =
-      capability === 'ingest' ? this.datasets.resolveFor(principal, name, 'ingest', 'create') : this.datasets.resolveFor(principal, name, 'query', 'read');
+      capability === 'ingest'
+        ? await this.datasets.resolveFor(principal, name, 'ingest', 'create')
+        : await this.datasets.resolveFor(principal, name, 'query', 'read');
     requireMetricsDataset(dataset);
     return dataset;
   }
@@ -90,9 +92,9 @@ export class MetricsService {
     if (mpl === undefined) throw invalidInput('invalid request body: mpl: is required');
     const request: MplRequest = { mpl, startTime: input.startTime, endTime: input.endTime, params: { ...queryParams, ...input.params } };
     return executeMpl(request, {
-      resolveDataset: (name) => {
+      resolveDataset: async (name) => {
         if (options.dataset !== undefined && name !== options.dataset) throw invalidInput(`the query reads dataset "${name}", not "${options.dataset}"`);
-        return this.binding(this.resolve(principal, name, 'query'));
+        return this.binding(await this.resolve(principal, name, 'query'));
       },
       run: async (sql, timeoutMs) => {
         try {
@@ -122,20 +124,20 @@ export class MetricsService {
   /** The metrics with points in the range: name to {type, temporality, unit}. */
   async metrics(principal: Principal, datasetName: string, start?: string, end?: string) {
     const range = this.range(start, end);
-    const dataset = this.resolve(principal, datasetName, 'query');
+    const dataset = await this.resolve(principal, datasetName, 'query');
     return this.info.metrics(dataset.tableName, range);
   }
 
   async tags(principal: Principal, datasetName: string, start?: string, end?: string, metric?: string): Promise<string[]> {
     const range = this.range(start, end);
-    const dataset = this.resolve(principal, datasetName, 'query');
+    const dataset = await this.resolve(principal, datasetName, 'query');
     if (metric !== undefined) await this.mustExist(dataset, { metric });
     return this.info.tags(dataset.tableName, range, metric);
   }
 
   async tagValues(principal: Principal, datasetName: string, tag: string, start?: string, end?: string, metric?: string) {
     const range = this.range(start, end);
-    const dataset = this.resolve(principal, datasetName, 'query');
+    const dataset = await this.resolve(principal, datasetName, 'query');
     await this.mustExist(dataset, { ...(metric !== undefined ? { metric } : {}), tag });
     return this.info.tagValues(dataset.tableName, range, tag, metric);
   }
@@ -143,7 +145,7 @@ export class MetricsService {
   /** Metrics having a tag with the value (`{value}`), with the tags that hold it. */
   async find(principal: Principal, datasetName: string, body: unknown, start?: string, end?: string): Promise<Record<string, string[]>> {
     const range = this.range(start, end);
-    const dataset = this.resolve(principal, datasetName, 'query');
+    const dataset = await this.resolve(principal, datasetName, 'query');
     const { value } = parseInput(findBodySchema, body ?? {});
     return this.info.find(dataset.tableName, range, String(value));
   }

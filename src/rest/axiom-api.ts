@@ -40,7 +40,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   });
   app.addHook('onRequest', async (request) => {
     request.errorStyle = 'axiom';
-    request.principal = services.auth.authenticate(credentialsFrom(headerReader(request)));
+    request.principal = await services.auth.authenticate(credentialsFrom(headerReader(request)));
   });
 
   // v1 paths are served both at /v1 and at /api/v1, as Axiom's clients use both.

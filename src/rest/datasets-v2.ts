@@ -33,14 +33,16 @@ export async function datasetRoutesV2(app: FastifyInstance, { services }: RouteO
   };
   const view = async (dataset: DatasetRecord, principal: Principal) => (await views([dataset], principal))[0]!;
 
-  app.get('/datasets', { schema: { tags, summary: 'List datasets' } }, async (request) => views(datasets.list(request.principal), request.principal));
+  app.get('/datasets', { schema: { tags, summary: 'List datasets' } }, async (request) =>
+    views(await datasets.list(request.principal), request.principal),
+  );
 
   app.post('/datasets', { schema: { tags, summary: 'Create a dataset' } }, async (request) =>
     view(await datasets.create(request.principal, request.body), request.principal),
   );
 
   app.get<ById>('/datasets/:id', { schema: { tags, summary: 'Get a dataset', params: idParam } }, async (request) =>
-    view(datasets.get(request.principal, request.params.id), request.principal),
+    view(await datasets.get(request.principal, request.params.id), request.principal),
   );
 
   app.put<ById>('/datasets/:id', { schema: { tags, summary: 'Update a dataset', params: idParam } }, async (request) =>

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openRelationalStore, type RelationalStore } from '../../src/db/sqlite';
+import { openRelationalStore, type SqliteRelationalStore } from '../../src/db/store';
 import { DatasetEvents } from '../../src/events/dataset-events';
 import { IngestService } from '../../src/events/ingest/ingest-service';
 import { type DatasetRef, FieldRegistry } from '../../src/events/schema/field-registry';
@@ -12,7 +12,7 @@ import { EventStore } from '../../src/events/store/event-store';
 
 export interface EventsHarness {
   dir: string;
-  relational: RelationalStore;
+  relational: SqliteRelationalStore;
   store: EventStore;
   registry: FieldRegistry;
   events: DatasetEvents;
@@ -31,10 +31,10 @@ export async function openEventsHarness(options: { dir?: string; maxFields?: num
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'eventdeck-events-'));
   const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
   const store = await EventStore.open(path.join(dir, 'events.duckdb'), { memoryLimit: '128MB' });
-  const registry = new FieldRegistry(relational.sqlite, store);
+  const registry = new FieldRegistry(relational.repository, store);
   await registry.reconcile();
   const events = new DatasetEvents(store, registry, options.maxFields ?? 1024);
-  const mapFields = new MapFieldRegistry(relational.prisma);
+  const mapFields = new MapFieldRegistry(relational.prisma, relational.repository);
   const ingest = new IngestService(events, store, mapFields);
   const now = new Date().toISOString();
   relational.sqlite

@@ -244,7 +244,7 @@ describe('trim, vacuum and delete', () => {
     const vacuum = await server.request('/v2/datasets/short-lived/vacuum', { method: 'POST' });
     expect(vacuum.status).toBe(200);
     const store = server.app.services.metrics.store;
-    const table = server.app.services.datasets.resolveFor(server.principal(), 'short-lived', 'query', 'read').tableName;
+    const table = (await server.app.services.datasets.resolveFor(await server.principal(), 'short-lived', 'query', 'read')).tableName;
     expect(store.metricsOf(table).get('g')?.series).toBe(1);
     expect((await server.request('/v2/datasets/short-lived', { method: 'DELETE' })).status).toBe(204);
     expect(store.hasDataset(table)).toBe(false);

@@ -12,7 +12,7 @@ export interface MetricsServer extends TestServer {
   mplError(query: string, body?: Record<string, unknown>): Promise<{ error: string; message: string; line?: number; column?: number }>;
   /** Writes series into a metrics dataset through the metrics service. */
   write(dataset: string, series: FixtureSeries[]): Promise<void>;
-  principal(): Principal;
+  principal(): Promise<Principal>;
 }
 
 export async function createDataset(server: TestServer, name: string, kind = 'otel:metrics:v1') {
@@ -46,7 +46,7 @@ export async function startMetricsServer(): Promise<MetricsServer> {
     },
     async write(dataset, series) {
       const metrics = server.app.services.metrics;
-      await metrics.write(metrics.resolve(principal(), dataset, 'ingest'), toSeriesPoints(series));
+      await metrics.write(await metrics.resolve(await principal(), dataset, 'ingest'), toSeriesPoints(series));
     },
   };
 }

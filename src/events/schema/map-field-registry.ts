@@ -1,9 +1,10 @@
 // The map fields of each dataset: the names under which ingest keeps an event's object whole
 // instead of flattening it into one field per key. Rows live in the relational store (Prisma);
-// each dataset's names are read once and then served from memory, so ingest asks no database,
-// and every change made here reloads that copy.
+// ingest reads a dataset's names through the repository layer (microseconds, and never stale
+// when several instances share the store).
 import { conflict, invalidInput, limitExceeded } from '../../errors';
-import type { PrismaClient } from '../../db/sqlite';
+import type { Repository } from '../../db/repository';
+import type { PrismaClient } from '../../db/store';
 import { MAX_FIELD_NAME_BYTES } from '../ingest/limits';
 
 /** Map fields one dataset may declare. */
@@ -30,37 +31,24 @@ export function validateMapFieldName(name: string): void {
 }
 
 export class MapFieldRegistry {
-  private readonly cache = new Map<string, Promise<ReadonlySet<string>>>();
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly repository: Repository,
+  ) {}
 
-  constructor(private readonly prisma: PrismaClient) {}
-
-  /** The dataset's map field names, from memory after the first read. */
-  namesOf(datasetId: string): Promise<ReadonlySet<string>> {
-    let names = this.cache.get(datasetId);
-    if (!names) {
-      names = this.load(datasetId);
-      this.cache.set(datasetId, names);
-      names.catch(() => this.cache.delete(datasetId));
-    }
-    return names;
+  /** The dataset's map field names, read from the store as it is now. */
+  async namesOf(datasetId: string): Promise<ReadonlySet<string>> {
+    return new Set(await this.repository.mapFields.namesOf(datasetId));
   }
 
   /** The names, sorted. */
-  async list(datasetId: string): Promise<string[]> {
-    return [...(await this.namesOf(datasetId))].sort();
+  list(datasetId: string): Promise<string[]> {
+    return this.repository.mapFields.namesOf(datasetId);
   }
 
-  /** The names of several datasets at once (dataset listings), from memory when known. */
-  async listMany(datasetIds: readonly string[]): Promise<Map<string, string[]>> {
-    const missing = datasetIds.filter((id) => !this.cache.has(id));
-    if (missing.length > 1) {
-      const rows = await this.prisma.datasetMapField.findMany({ where: { datasetId: { in: missing } }, select: { datasetId: true, name: true } });
-      for (const id of missing) {
-        if (!this.cache.has(id)) this.cache.set(id, Promise.resolve(new Set(rows.filter((row) => row.datasetId === id).map((row) => row.name))));
-      }
-    }
-    const entries = await Promise.all(datasetIds.map(async (id) => [id, await this.list(id)] as const));
-    return new Map(entries);
+  /** The names of several datasets at once (dataset listings). */
+  listMany(datasetIds: readonly string[]): Promise<Map<string, string[]>> {
+    return this.repository.mapFields.namesOfMany(datasetIds);
   }
 
   /** Declares a map field; a conflict when it exists already. */
@@ -72,11 +60,9 @@ export class MapFieldRegistry {
     try {
       await this.prisma.datasetMapField.create({ data: { datasetId, name } });
     } catch (error) {
-      this.reload(datasetId);
       if ((await this.namesOf(datasetId)).has(name)) throw conflict(`map field "${name}" already exists`);
       throw error;
     }
-    this.reload(datasetId);
   }
 
   /** Declares the map field unless it exists (for ingest paths that need one); never a conflict. */
@@ -101,28 +87,12 @@ export class MapFieldRegistry {
         this.prisma.datasetMapField.upsert({ where: { datasetId_name: { datasetId, name } }, create: { datasetId, name }, update: {} }),
       ),
     ]);
-    this.reload(datasetId);
     return this.list(datasetId);
   }
 
   /** Removes a map field; false when there was none. */
   async remove(datasetId: string, name: string): Promise<boolean> {
     const { count } = await this.prisma.datasetMapField.deleteMany({ where: { datasetId, name } });
-    this.reload(datasetId);
     return count > 0;
-  }
-
-  /** Forgets a deleted dataset's names. */
-  forget(datasetId: string): void {
-    this.cache.delete(datasetId);
-  }
-
-  private reload(datasetId: string): void {
-    this.cache.delete(datasetId);
-  }
-
-  private async load(datasetId: string): Promise<ReadonlySet<string>> {
-    const rows = await this.prisma.datasetMapField.findMany({ where: { datasetId }, select: { name: true } });
-    return new Set(rows.map((row) => row.name));
   }
 }

@@ -5,6 +5,7 @@ import { invalidInput } from '../../../errors';
 import type { CompiledMetricsSql, MetricsDialect, SeriesRow } from '../dialect/dialect';
 import { duckdbMetricsDialect } from '../dialect/duckdb';
 import { analyze, type DatasetBinding, gridStart } from '../semantic/analyzer';
+import { datasetsNamed } from '../syntax/datasets';
 import type { MetricsPlan, TimeSpan } from '../semantic/plan';
 import { parseMpl } from '../syntax/parser';
 import { type MetricsAnswer, type MetricsSeries, tagsFromEntries } from './result';
@@ -18,7 +19,8 @@ export interface MplRequest {
 }
 
 export interface MplDeps {
-  resolveDataset(name: string): DatasetBinding;
+  /** Resolves a dataset the query names (checking access); rejects unknown ones. */
+  resolveDataset(name: string): Promise<DatasetBinding> | DatasetBinding;
   run(sql: CompiledMetricsSql, timeoutMs: number): Promise<SeriesRow[]>;
   timeoutMs: number;
   /** The most series an answer may hold. */
@@ -30,6 +32,10 @@ export interface MplDeps {
 
 /** The most series one answer holds. */
 export const MAX_SERIES = 10_000;
+
+function invalidDataset(name: string): never {
+  throw invalidInput(`"${name}" is not a dataset name`);
+}
 
 function requestSpan(request: MplRequest, nowNs: bigint): TimeSpan | null {
   const { startTime, endTime } = request;
@@ -47,23 +53,27 @@ function requestSpan(request: MplRequest, nowNs: bigint): TimeSpan | null {
 }
 
 /** Compiles a request to its plan and statement (no data is read). */
-export function prepareMpl(request: MplRequest, deps: MplDeps): { plan: MetricsPlan; sql: CompiledMetricsSql } {
+export async function prepareMpl(request: MplRequest, deps: MplDeps): Promise<{ plan: MetricsPlan; sql: CompiledMetricsSql }> {
   if (typeof request.mpl !== 'string' || request.mpl.trim() === '') throw invalidInput('mpl: the query is empty');
   const nowMs = deps.nowMs ?? Date.now();
   const nowNs = BigInt(nowMs) * 1_000_000n;
   const query = parseMpl(request.mpl);
+  const params = request.params ?? {};
+  // Datasets are resolved (and access checked) before analysis, which then only looks them up.
+  const bindings = new Map<string, DatasetBinding>();
+  for (const name of datasetsNamed(query, params)) bindings.set(name, await deps.resolveDataset(name));
   const plan = analyze(query, {
     now: Math.floor(nowMs / 1000),
     requestSpan: requestSpan(request, nowNs),
-    params: request.params ?? {},
-    resolveDataset: deps.resolveDataset,
+    params,
+    resolveDataset: (name) => bindings.get(name) ?? invalidDataset(name),
   });
   const dialect = deps.dialect ?? duckdbMetricsDialect;
   return { plan, sql: dialect.compile(plan, deps.maxSeries + 1) };
 }
 
 export async function executeMpl(request: MplRequest, deps: MplDeps): Promise<MetricsAnswer> {
-  const { plan, sql } = prepareMpl(request, deps);
+  const { plan, sql } = await prepareMpl(request, deps);
   const rows = await deps.run(sql, deps.timeoutMs);
   if (rows.length > deps.maxSeries) {
     throw invalidInput(`the answer has more than ${deps.maxSeries} series: filter with where or combine them with group`);
