@@ -18,7 +18,7 @@ import {
   runnerOver,
   toMatches,
 } from '../apl';
-import type { Principal } from '../auth/principal';
+import { hasDatasetCapability, type Principal } from '../auth/principal';
 import type { Config } from '../config';
 import type { Repository } from '../db/repository';
 import type { RelationalStore } from '../db/store';
@@ -114,6 +114,10 @@ export class QueryService {
             return this.fields.schemaOf(dataset);
           }),
         ),
+      listDatasets: async () =>
+        (await this.datasets.list(principal))
+          .map((dataset) => dataset.name)
+          .filter((name) => hasDatasetCapability(principal, name, 'query', 'read')),
       runner: this.runner,
       maxQueryRows: this.config.maxQueryRows,
       queryTimeoutMs: this.config.queryTimeoutMs,

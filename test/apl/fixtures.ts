@@ -40,6 +40,7 @@ export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<
   const datasets = new Map<string, DatasetSchema>();
   const deps: EngineDeps = {
     resolveDatasets: async (names) => names.flatMap((name) => (datasets.has(name) ? [datasets.get(name)!] : [])),
+    listDatasets: async () => [...datasets.keys()],
     runner: createDuckDBRunner(instance),
     maxQueryRows: 65_000,
     queryTimeoutMs: 30_000,
