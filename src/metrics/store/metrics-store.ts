@@ -3,7 +3,7 @@
 // key, so ingest resolves a point's series without a query; each write is one transaction
 // (new series, changed series metadata and points together), serialized per dataset. Queries
 // run on their own read connections and never wait for writes.
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
   BIGINT,
@@ -314,22 +314,6 @@ export class MetricsStore {
     return this.queries.run(sql, params, options);
   }
 
-  walBytes(): number {
-    try {
-      return statSync(`${this.databasePath}.wal`).size;
-    } catch {
-      return 0;
-    }
-  }
-
-  diskBytes(): number {
-    try {
-      return statSync(this.databasePath).size + this.walBytes();
-    } catch {
-      return 0;
-    }
-  }
-
   async checkpoint(): Promise<void> {
     await this.writers.use((connection) => connection.run('CHECKPOINT'));
   }
@@ -384,16 +368,13 @@ const TEXT_TO_TAG = `CASE e[2] WHEN 'i' THEN CAST(CAST(e[3] AS BIGINT) AS ${TAG_
  */
 async function insertSeries(connection: DuckDBConnection, table: string, created: [string, SeriesMeta, SeriesPoints][]) {
   await connection.run(STAGING_SQL);
-  await withAppender(connection, STAGING, (appender) => {
-    seriesChunk ??= DuckDBDataChunk.create([UINTEGER, VARCHAR, VARCHAR, VARCHAR, BOOLEAN, VARCHAR, VARCHAR, TEXT_LIST, TEXT_LIST, TEXT_LIST]);
-    const chunk = seriesChunk;
-    for (let offset = 0; offset < created.length; offset += CHUNK_ROWS) {
-      const count = Math.min(CHUNK_ROWS, created.length - offset);
-      chunk.reset();
-      chunk.rowCount = count;
-      const vectors = Array.from({ length: 10 }, (_, index) => chunk.getColumnVector(index) as DuckDBVector<never>);
-      for (let row = 0; row < count; row++) {
-        const [key, meta, series] = created[offset + row]!;
+  await withAppender(
+    connection,
+    STAGING,
+    (appender) => {
+      seriesChunk ??= DuckDBDataChunk.create([UINTEGER, VARCHAR, VARCHAR, VARCHAR, BOOLEAN, VARCHAR, VARCHAR, TEXT_LIST, TEXT_LIST, TEXT_LIST]);
+      appendRows(appender, seriesChunk, created.length, (vectors, row, index) => {
+        const [key, meta, series] = created[index]!;
         const tags = sortedTags(series.tags);
         const cells: unknown[] = [
           meta.id,
@@ -407,13 +388,11 @@ async function insertSeries(connection: DuckDBConnection, table: string, created
           listValue(tags.map(([, tag]) => TAG_MEMBER[tag.type])),
           listValue(tags.map(([, tag]) => tagText(tag))),
         ];
-        for (let column = 0; column < cells.length; column++) vectors[column]!.setItem(row, cells[column] as never);
-      }
-      for (const vector of vectors) vector.flush();
-      appender.appendDataChunk(chunk);
-    }
-    chunk.reset();
-  }, 'temp');
+        cells.forEach((cell, column) => vectors[column]!.setItem(row, cell as never));
+      });
+    },
+    'temp',
+  );
   await connection.run(
     `INSERT INTO ${quoteIdentifier(table)} SELECT id, metric,
        map_from_entries(list_transform(list_zip(names, kinds, texts), lambda e: {'key': e[1], 'value': ${TEXT_TO_TAG}})),
@@ -431,31 +410,35 @@ async function withAppender<T>(connection: DuckDBConnection, table: string, task
   }
 }
 
+/**
+ * Appends `count` rows through a reused data chunk, 2,048 at a time; `fill` writes row `index`
+ * of the batch into row `row` of the chunk's vectors. Returns the chunks written.
+ */
+function appendRows(appender: DuckDBAppender, chunk: DuckDBDataChunk, count: number, fill: (vectors: DuckDBVector<never>[], row: number, index: number) => void): number {
+  const vectors = Array.from({ length: chunk.columnCount }, (_, column) => column);
+  let chunks = 0;
+  for (let offset = 0; offset < count; offset += CHUNK_ROWS) {
+    const rows = Math.min(CHUNK_ROWS, count - offset);
+    chunk.reset();
+    chunk.rowCount = rows;
+    const columns = vectors.map((column) => chunk.getColumnVector(column) as DuckDBVector<never>);
+    for (let row = 0; row < rows; row++) fill(columns, row, offset + row);
+    for (const column of columns) column.flush();
+    appender.appendDataChunk(chunk);
+    chunks++;
+  }
+  chunk.reset();
+  return chunks;
+}
+
 function appendScalar(connection: DuckDBConnection, table: string, rows: { ids: number[]; times: number[]; values: number[] }) {
   return withAppender(connection, table, (appender) => {
     scalarChunk ??= DuckDBDataChunk.create([UINTEGER, BIGINT, DOUBLE]);
-    const chunk = scalarChunk;
-    let chunks = 0;
-    for (let offset = 0; offset < rows.ids.length; offset += CHUNK_ROWS) {
-      const count = Math.min(CHUNK_ROWS, rows.ids.length - offset);
-      chunk.reset();
-      chunk.rowCount = count;
-      const ids = chunk.getColumnVector(0) as DuckDBVector<number>;
-      const times = chunk.getColumnVector(1) as DuckDBVector<bigint>;
-      const values = chunk.getColumnVector(2) as DuckDBVector<number>;
-      for (let row = 0; row < count; row++) {
-        ids.setItem(row, rows.ids[offset + row]!);
-        times.setItem(row, BigInt(rows.times[offset + row]!));
-        values.setItem(row, rows.values[offset + row]!);
-      }
-      ids.flush();
-      times.flush();
-      values.flush();
-      appender.appendDataChunk(chunk);
-      chunks++;
-    }
-    chunk.reset();
-    return chunks;
+    return appendRows(appender, scalarChunk, rows.ids.length, ([ids, times, values], row, index) => {
+      ids!.setItem(row, rows.ids[index]! as never);
+      times!.setItem(row, BigInt(rows.times[index]!) as never);
+      values!.setItem(row, rows.values[index]! as never);
+    });
   });
 }
 
@@ -466,34 +449,21 @@ const listOrNull = (values: number[] | null) => (values === null ? null : listVa
 function appendDistributions(connection: DuckDBConnection, table: string, rows: { ids: number[]; times: number[]; values: DistributionValue[] }) {
   return withAppender(connection, table, (appender) => {
     distChunk ??= DuckDBDataChunk.create([UINTEGER, BIGINT, DOUBLE, DOUBLE, DOUBLE, DOUBLE, DOUBLE_LIST, DOUBLE_LIST, DOUBLE_LIST, DOUBLE_LIST]);
-    const chunk = distChunk;
-    let chunks = 0;
-    for (let offset = 0; offset < rows.ids.length; offset += CHUNK_ROWS) {
-      const count = Math.min(CHUNK_ROWS, rows.ids.length - offset);
-      chunk.reset();
-      chunk.rowCount = count;
-      const vectors = Array.from({ length: 10 }, (_, index) => chunk.getColumnVector(index) as DuckDBVector<never>);
-      for (let row = 0; row < count; row++) {
-        const point = rows.values[offset + row]!;
-        const cells: unknown[] = [
-          rows.ids[offset + row]!,
-          BigInt(rows.times[offset + row]!),
-          point.count,
-          point.sum,
-          point.min,
-          point.max,
-          listOrNull(point.bounds),
-          listOrNull(point.counts),
-          listOrNull(point.quantiles),
-          listOrNull(point.quantileValues),
-        ];
-        for (let column = 0; column < cells.length; column++) vectors[column]!.setItem(row, cells[column] as never);
-      }
-      for (const vector of vectors) vector.flush();
-      appender.appendDataChunk(chunk);
-      chunks++;
-    }
-    chunk.reset();
-    return chunks;
+    return appendRows(appender, distChunk, rows.ids.length, (vectors, row, index) => {
+      const point = rows.values[index]!;
+      const cells: unknown[] = [
+        rows.ids[index]!,
+        BigInt(rows.times[index]!),
+        point.count,
+        point.sum,
+        point.min,
+        point.max,
+        listOrNull(point.bounds),
+        listOrNull(point.counts),
+        listOrNull(point.quantiles),
+        listOrNull(point.quantileValues),
+      ];
+      cells.forEach((cell, column) => vectors[column]!.setItem(row, cell as never));
+    });
   });
 }
