@@ -3,8 +3,6 @@
 // key, so ingest resolves a point's series without a query; each write is one transaction
 // (new series, changed series metadata and points together), serialized per dataset. Queries
 // run on their own read connections and never wait for writes.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import {
   BIGINT,
   BOOLEAN,
@@ -12,7 +10,7 @@ import {
   type DuckDBAppender,
   type DuckDBConnection,
   DuckDBDataChunk,
-  DuckDBInstance,
+  type DuckDBInstance,
   type DuckDBVector,
   LIST,
   listValue,
@@ -22,6 +20,7 @@ import {
 import { quoteLiteral } from '../../events/layout';
 import { KeyedLock } from '../../events/keyed-lock';
 import { ConnectionPool } from '../../events/store/connection-pool';
+import { type DuckDBOptions, openDuckDB } from '../../events/store/instance';
 import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from '../../events/store/query-runner';
 import { notFound } from '../../errors';
 import { type DistributionValue, type MetricDescriptor, type MetricType, pointClassOf, type PointClass, type SeriesPoints, type TagValue } from '../model';
@@ -63,9 +62,7 @@ export interface WriteResult {
   chunks: number;
 }
 
-export interface MetricsStoreOptions {
-  memoryLimit?: string;
-  threads?: number;
+export interface MetricsStoreOptions extends DuckDBOptions {
   readConnections?: number;
 }
 
@@ -114,14 +111,7 @@ export class MetricsStore {
   ) {}
 
   static async open(databasePath: string, options: MetricsStoreOptions = {}): Promise<MetricsStore> {
-    if (databasePath !== ':memory:') mkdirSync(path.dirname(databasePath), { recursive: true });
-    const config: Record<string, string> = {
-      memory_limit: options.memoryLimit ?? '256MB',
-      allocator_background_threads: 'true',
-      allocator_flush_threshold: '16MB',
-    };
-    if (options.threads) config.threads = String(options.threads);
-    const instance = await DuckDBInstance.create(databasePath, config);
+    const instance = await openDuckDB(databasePath, options);
     const store = new MetricsStore(
       instance,
       databasePath,
