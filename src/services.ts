@@ -13,6 +13,7 @@ import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
 import { createMetricsService, metricsDatasetStorage, openMetricsStore } from './metrics/open';
 import type { MetricsService } from './metrics/service';
+import { ShipperService } from './shippers/service';
 
 export interface Services extends EventServices {
   config: Config;
@@ -24,6 +25,7 @@ export interface Services extends EventServices {
   mapFields: MapFieldService;
   retention: RetentionSweeper;
   queries: QueryService;
+  shippers: ShipperService;
   metrics: MetricsService;
 }
 
@@ -48,7 +50,8 @@ export async function createServices(config: Config, logger: Logger, store: Rela
     trim: (id, table, olderThan) => (metricsStore.hasDataset(table) ? metricsStorage : events.datasetEvents).trim(id, table, olderThan),
   }, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, metrics };
+  const shippers = new ShipperService(events.ingest, datasets, mapFields);
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers, metrics };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

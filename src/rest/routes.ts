@@ -3,7 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { axiomApi } from './axiom-api';
 import { catalogRoutes } from './catalog';
+import { elasticRoutes } from './elastic';
+import { hecRoutes } from './hec';
+import { lokiRoutes } from './loki';
 import { metricsSpecRoute } from './metrics';
+import { otlpRoutes } from './otlp';
 import { registerOpenApi } from './openapi';
 
 export interface RouteOptions {
@@ -16,4 +20,8 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   await app.register(axiomApi, { services });
   await app.register(catalogRoutes, { services });
   await app.register(metricsSpecRoute);
+  await app.register(hecRoutes, { services });
+  await app.register(lokiRoutes, { services });
+  await app.register(otlpRoutes, { services });
+  await app.register(elasticRoutes, { services, prefix: '/v1/ingest/:dataset/elastic' });
 }
