@@ -45,7 +45,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const datasets = new DatasetService(store.prisma, store.repository, events.datasetEvents, [mapFieldsInFieldList(events.mapFieldRegistry)], metricsStorage);
   const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
-  const metrics = createMetricsService(config, datasets, metricsStore);
+  const metrics = createMetricsService(config, datasets, metricsStore, events.ingest);
   const retention = new RetentionSweeper(store.repository, store.leases, {
     trim: (id, table, olderThan) => (metricsStore.hasDataset(table) ? metricsStorage : events.datasetEvents).trim(id, table, olderThan),
   }, logger);

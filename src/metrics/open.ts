@@ -3,6 +3,7 @@
 // metrics service the doors call.
 import type { Config } from '../config';
 import type { DatasetService, DatasetStorage } from '../events/datasets';
+import type { IngestService } from '../events/ingest/ingest-service';
 import { MetricsService } from './service';
 import { MetricsStore } from './store/metrics-store';
 
@@ -28,6 +29,6 @@ export async function openMetricsStore(config: Config): Promise<MetricsStore> {
   return MetricsStore.open(config.metricsDuckdbPath);
 }
 
-export function createMetricsService(config: Config, datasets: DatasetService, store: MetricsStore): MetricsService {
-  return new MetricsService(datasets, store, { queryTimeoutMs: config.queryTimeoutMs });
+export function createMetricsService(config: Config, datasets: DatasetService, store: MetricsStore, ingest: Pick<IngestService, 'decode'>): MetricsService {
+  return new MetricsService(datasets, store, { queryTimeoutMs: config.queryTimeoutMs, decode: (request) => ingest.decode(request) });
 }

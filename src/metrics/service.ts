@@ -3,11 +3,14 @@
 // needs, and refusing datasets that hold events.
 import { z } from 'zod';
 import { parseRequestTime } from '../apl/time';
-import type { Principal } from '../auth/principal';
-import { DomainError, invalidInput, notFound } from '../errors';
+import { type Principal, soleIngestDataset } from '../auth/principal';
+import type { IngestBody } from '../events/ingest/ingest-service';
+import type { OtlpEncoding, PartialSuccess } from '../shippers/otlp/codec';
+import { DomainError, invalidInput, notFound, unsupportedMediaType } from '../errors';
 import { type DatasetRecord, type DatasetService, requireMetricsDataset } from '../events/datasets';
 import { parseInput } from '../validation';
 import type { SeriesPoints } from './model';
+import { readMetrics } from './otlp';
 import type { SeriesRow } from './mpl/dialect/dialect';
 import { executeMpl, MAX_SERIES, type MplRequest } from './mpl/execution/execute';
 import type { MetricsAnswer } from './mpl/execution/result';
@@ -31,7 +34,12 @@ const findBodySchema = z.object({
 
 export interface MetricsServiceOptions {
   queryTimeoutMs: number;
+  /** Undoes a body's Content-Encoding within the ingest limits (the ingest service's own). */
+  decode(request: Pick<IngestBody, 'body' | 'contentEncoding'>): Promise<Buffer>;
 }
+
+/** The most points one export request may carry (a larger one is refused whole, 413). */
+export const MAX_POINTS_PER_REQUEST = 1_000_000;
 
 const NO_METRIC: MetricBinding = { scalar: false, distribution: false, summary: false, types: [], temporality: null, unit: null };
 
@@ -60,6 +68,31 @@ export class MetricsService {
   write(dataset: DatasetRecord, series: SeriesPoints[]): Promise<WriteResult> {
     requireMetricsDataset(dataset);
     return this.store.write(dataset.tableName, series);
+  }
+
+  /**
+   * OTLP/HTTP metrics export (protobuf) into the metrics dataset named by the request (else the
+   * one dataset the token may ingest into). Points that cannot be stored are reported as OTLP's
+   * partial success; the others are stored in one transaction.
+   */
+  async otlpExport(principal: Principal, datasetName: string | undefined, request: IngestBody, encoding: OtlpEncoding): Promise<PartialSuccess | undefined> {
+    if (encoding !== 'protobuf') {
+      throw unsupportedMediaType('OTLP metrics are read as protobuf only: send application/x-protobuf (JSON is not supported for metrics)');
+    }
+    const name = datasetName || soleIngestDataset(principal);
+    if (!name) throw invalidInput('name the metrics dataset in the X-Axiom-Metrics-Dataset header');
+    const dataset = await this.resolve(principal, name, 'ingest');
+    const decoded = await this.options.decode(request);
+    let mapped: ReturnType<typeof readMetrics>;
+    try {
+      mapped = readMetrics(decoded, encoding, MAX_POINTS_PER_REQUEST);
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      throw invalidInput(`request body is not an OTLP metrics export this server can read: ${(error as Error).message}`);
+    }
+    if (mapped.series.length > 0) await this.write(dataset, mapped.series);
+    if (mapped.rejected === 0) return undefined;
+    return { rejected: mapped.rejected, errorMessage: `${mapped.rejected} data points were not stored; the first: ${mapped.firstError}` };
   }
 
   private binding(dataset: DatasetRecord): DatasetBinding {
