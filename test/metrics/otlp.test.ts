@@ -157,7 +157,7 @@ const post = (body: Buffer, headers: Record<string, string> = {}) =>
   server.request('/v1/metrics', {
     method: 'POST',
     headers: { 'content-type': 'application/x-protobuf', 'x-axiom-metrics-dataset': 'raw', ...headers },
-    body,
+    body: new Uint8Array(body),
   });
 
 describe('hand-built export requests', () => {
@@ -239,7 +239,7 @@ describe('hand-built export requests', () => {
     expect(await status(garbage)).toMatchObject({ code: 3 });
     const missing = await post(exportBody([]), { 'x-axiom-metrics-dataset': 'nope' });
     expect(missing.status).toBe(404);
-    const anonymous = await server.request('/v1/metrics', { method: 'POST', auth: false, headers: { 'content-type': 'application/x-protobuf' }, body: exportBody([]) });
+    const anonymous = await server.request('/v1/metrics', { method: 'POST', auth: false, headers: { 'content-type': 'application/x-protobuf' }, body: new Uint8Array(exportBody([])) });
     expect(anonymous.status).toBe(401);
     // OTLP traces into a metrics dataset are refused the other way round.
     const traces = await server.request('/v1/traces', { method: 'POST', headers: { 'content-type': 'application/json', 'x-axiom-dataset': 'raw' }, body: '{"resourceSpans":[]}' });
