@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { toLegacyAplResponse, toTabularResponse } from '../apl';
 import { invalidInput } from '../errors';
 import { batchConcurrency, parseBatch, runBatch } from '../events/query-batch';
+import { formatAnswer } from '../metrics/mpl/execution/result';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -93,7 +94,10 @@ export async function queryRoutes(app: FastifyInstance, { services }: RouteOptio
       // The response closing before the stream ends means the caller went away.
       reply.raw.on('close', () => (gone = !reply.raw.writableFinished || gone));
       void runBatch(
-        queries,
+        {
+          apl: async (principal, body) => toTabularResponse(await queries.apl(principal, body)),
+          mpl: async (principal, body) => formatAnswer(await services.metrics.query(principal, body), 'metrics-v2'),
+        },
         request.principal,
         entries,
         concurrency,

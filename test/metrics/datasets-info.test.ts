@@ -183,6 +183,29 @@ describe('the official SDK with an edge URL', () => {
   });
 });
 
+describe('POST /v1/query/batch', () => {
+  it('runs mplRequest entries beside aplRequest ones, each answer its own event', async () => {
+    const response = await server.request('/v1/query/batch', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { queryId: 'cpu', mplRequest: { mpl: '`otel-metrics`:cpu | align to 30m using sum | group using sum', startTime: START, endTime: END } },
+        { queryId: 'typo', mplRequest: { mpl: '`otel-metrics`:cpu | algn to 5m using avg', startTime: START, endTime: END } },
+        { queryId: 'events', aplRequest: { apl: "['events'] | count" } },
+      ]),
+    });
+    expect(response.status).toBe(200);
+    const events = (await response.text())
+      .split('\n\n')
+      .filter((chunk) => chunk.startsWith('data: '))
+      .map((chunk) => JSON.parse(chunk.slice(6)));
+    const byId = Object.fromEntries(events.map((event) => [event.queryId, event]));
+    expect(byId.cpu).toMatchObject({ kind: 'mpl', data: { metadata: { group_keys: [] }, series: [{ metric: 'cpu', tags: {}, start: T0, resolution: 1800, data: [6] }] } });
+    expect(byId.typo).toMatchObject({ kind: 'mpl', error: { code: 400, message: expect.stringMatching(/line 1, column 22/) } });
+    expect(byId.events).toMatchObject({ kind: 'apl', data: { format: 'tabular' } });
+  });
+});
+
 describe('GraphQL', () => {
   it('runs MPL with metrics(dataset, mpl, startTime, endTime)', async () => {
     const result = await server.graphql(
