@@ -1,134 +1,110 @@
-// Metrics ingest speed and size: 1,000,000 points into a metrics dataset beside NDJSON events
-// into an events dataset, in the same run on the same machine.
+// Metrics ingest speed and size: OTLP/HTTP protobuf metric points into a metrics dataset beside
+// NDJSON events into an events dataset, through the product, against one server child process
+// in the same run.
 //
-//   npm run bench:metrics               # in-process: the metrics store's write path vs IngestService (NDJSON)
+//   npm run bench:metrics
 //   BENCH_POINTS=1000000 BENCH_EVENTS=200000 npm run bench:metrics
 //
-// Points arrive as exporters send them: every series of a host each export, one point each
-// (10,000 points a request: 1,000 series of 10 tags, 10 exports a request). Reported: points/s
-// and events/s, and bytes on disk per point and per event after a checkpoint (target: 1,000,000
-// points in under 60 MB, and points/s at least the events/s).
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { SeriesPoints, TagValue } from '../src/metrics/model';
-import { MetricsStore } from '../src/metrics/store/metrics-store';
+// Points arrive as exporters send them: each request carries 10,000 points, 1,000 series of a
+// host (10 metrics x 100 label sets; 5 resource and 2 point attributes) at 10 collection times.
+// Reported: points/s and events/s (wall time, 4 clients; and per CPU-second of the server),
+// bytes sent per item, and bytes on disk per item after the server's final checkpoint (targets:
+// 1,000,000 points in under 60 MB, and points/s at least the events/s).
+import http from 'node:http';
+import { loadProtoRoot } from '../src/shippers/protobuf';
+import { cpuSecondsOf, createDataset, drive, post, startServer } from './bench-server';
 import { makeEvents, ndjsonBatches } from './ingest-events';
 
 const POINTS = Number(process.env.BENCH_POINTS ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
-const SERIES_PER_REQUEST = 1000;
-const EXPORTS_PER_REQUEST = 10;
 const CLIENTS = 4;
-const START = 1_714_435_200;
+const METRICS = 10;
+const LABEL_SETS = 100;
+const TIMES_PER_REQUEST = 10;
+const POINTS_PER_REQUEST = METRICS * LABEL_SETS * TIMES_PER_REQUEST;
+const HOSTS = 20;
+const START_NS = 1_714_435_200_000_000_000n;
 
-const str = (value: string): TagValue => ({ type: 'string', value });
-const int = (value: number): TagValue => ({ type: 'int', value: BigInt(value) });
+const otlp = loadProtoRoot(new URL('../src/shippers/otlp/proto/', import.meta.url), ['common.proto', 'metrics.proto']);
+const ExportMetricsServiceRequest = otlp.lookupType('opentelemetry.proto.metrics.v1.ExportMetricsServiceRequest');
 
-/** One request: 1,000 series (50 hosts x 20 metrics... of a service) with ten exports each. */
-function metricsRequest(index: number): SeriesPoints[] {
-  const batch: SeriesPoints[] = [];
-  for (let s = 0; s < SERIES_PER_REQUEST; s++) {
-    const host = (index * 7 + s) % 200;
-    const times: number[] = [];
-    const values: number[] = [];
-    for (let e = 0; e < EXPORTS_PER_REQUEST; e++) {
-      times.push(START + (index * EXPORTS_PER_REQUEST + e) * 10);
-      values.push(Math.round(Math.sin(index + s + e) * 1000) / 10 + 100);
-    }
-    batch.push({
-      metric: { name: `system.metric.${s % 20}`, type: 'gauge', temporality: null, monotonic: null, unit: '1' },
-      tags: new Map([
-        ['service.name', str(`svc-${host % 10}`)],
-        ['host.name', str(`host-${host}`)],
-        ['host.arch', str('amd64')],
-        ['os.type', str('linux')],
-        ['telemetry.sdk.language', str('go')],
-        ['telemetry.sdk.name', str('opentelemetry')],
-        ['telemetry.sdk.version', str('1.30.0')],
-        ['cpu', int(s % 8)],
-        ['state', str(['user', 'system', 'idle', 'wait'][s % 4]!)],
-        ['region', str(['eu-west-1', 'us-east-1'][host % 2]!)],
-      ]),
-      times,
-      values,
-      distributions: [],
-    });
-  }
-  return batch;
-}
+const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
+const integer = (key: string, value: number) => ({ key, value: { intValue: value } });
 
-async function drive<T>(items: T[], clients: number, send: (item: T) => Promise<number>): Promise<{ rate: number; total: number }> {
-  let next = 0;
-  let total = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (next < items.length) {
-        const count = await send(items[next++]!);
-        total += count;
-      }
-    }),
-  );
-  return { rate: total / ((performance.now() - started) / 1000), total };
-}
-
-async function metricsInProcess(): Promise<{ rate: number; bytesPerPoint: number; points: number }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-metrics-'));
-  try {
-    const file = path.join(dir, 'metrics.duckdb');
-    const store = await MetricsStore.open(file);
-    await store.createDataset('ds_bench');
-    const requests = Math.ceil(POINTS / (SERIES_PER_REQUEST * EXPORTS_PER_REQUEST));
-    const bodies = Array.from({ length: requests }, (_, i) => i);
-    // Building the request (as decoding would) is part of the work measured.
-    const { rate, total } = await drive(bodies, CLIENTS, async (index) => (await store.write('ds_bench', metricsRequest(index))).points);
-    await store.close();
-    return { rate, bytesPerPoint: statSync(file).size / total, points: total };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function eventsInProcess(): Promise<{ rate: number; bytesPerEvent: number; events: number }> {
-  const { openRelationalStore } = await import('../src/db/store');
-  const { DatasetEvents } = await import('../src/events/dataset-events');
-  const { IngestService } = await import('../src/events/ingest/ingest-service');
-  const { FieldRegistry } = await import('../src/events/schema/field-registry');
-  const { EventStore } = await import('../src/events/store/event-store');
-  const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-events-'));
-  try {
-    const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
-    const store = await EventStore.open(path.join(dir, 'events.duckdb'));
-    const registry = new FieldRegistry(relational.repository, store);
-    const writer = new DatasetEvents(store, registry, 1024);
-    const service = new IngestService(writer, store);
-    const now = new Date().toISOString();
-    relational.sqlite.prepare(`INSERT INTO organizations (id, name, updated_at) VALUES ('bench', 'bench', ?)`).run(now);
-    relational.sqlite.prepare(`INSERT INTO datasets (id, org_id, name, table_name, created_by, updated_at) VALUES ('e', 'bench', 'e', 'ds_e', 'bench', ?)`).run(now);
-    await writer.createTable('ds_e');
-    const dataset = { id: 'e', name: 'e', tableName: 'ds_e' };
-    const bodies = ndjsonBatches(makeEvents(EVENTS), 10_000);
-    const { rate, total } = await drive(bodies, CLIENTS, async (body) => (await service.ingest(dataset, { body, contentType: 'application/x-ndjson' })).ingested);
-    await store.close();
-    await relational.close();
-    return { rate, bytesPerEvent: statSync(path.join(dir, 'events.duckdb')).size / total, events: total };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** Export request `index`: one host's 1,000 series at 10 collection times (10 s apart). */
+function metricsRequest(index: number): Buffer {
+  const host = index % HOSTS;
+  const round = Math.floor(index / HOSTS);
+  const metrics = Array.from({ length: METRICS }, (_, m) => ({
+    name: `system.metric.${m}`,
+    unit: '1',
+    gauge: {
+      dataPoints: Array.from({ length: LABEL_SETS * TIMES_PER_REQUEST }, (_, k) => {
+        const labels = k % LABEL_SETS;
+        const time = round * TIMES_PER_REQUEST + Math.floor(k / LABEL_SETS);
+        return {
+          timeUnixNano: (START_NS + BigInt(time) * 10_000_000_000n).toString(),
+          asDouble: Math.round(Math.abs(Math.sin(index * 31 + m * 7 + k)) * 10_000) / 100,
+          attributes: [integer('cpu', labels % 16), text('state', ['user', 'system', 'idle', 'wait', 'steal', 'nice'][labels % 6]!)],
+        };
+      }),
+    },
+  }));
+  const message = ExportMetricsServiceRequest.fromObject({
+    resourceMetrics: [
+      {
+        resource: { attributes: [text('service.name', `svc-${host % 5}`), text('host.name', `host-${host}`), text('host.arch', 'amd64'), text('os.type', 'linux'), text('cloud.region', ['eu-west-1', 'us-east-1'][host % 2]!)] },
+        scopeMetrics: [{ scope: { name: 'hostmetrics', version: '1.0.0' }, metrics }],
+      },
+    ],
+  });
+  return Buffer.from(ExportMetricsServiceRequest.encode(message).finish());
 }
 
 const rate = (value: number) => Math.round(value).toLocaleString('en-US');
 
 async function main() {
-  console.log(`In process (no HTTP), ${CLIENTS} concurrent writers, same run:\n`);
-  const events = await eventsInProcess();
-  const metrics = await metricsInProcess();
-  console.log('| what | items | items/s | bytes on disk per item |');
-  console.log('| --- | ---: | ---: | ---: |');
-  console.log(`| NDJSON events (12 fields, 10,000 a request) | ${events.events.toLocaleString('en-US')} | ${rate(events.rate)} | ${events.bytesPerEvent.toFixed(1)} |`);
-  console.log(`| metric points (10 tags, 10,000 a request) | ${metrics.points.toLocaleString('en-US')} | ${rate(metrics.rate)} | ${metrics.bytesPerPoint.toFixed(1)} |`);
-  console.log(`\npoints/s over events/s: ${(metrics.rate / events.rate).toFixed(2)}x; ${((metrics.bytesPerPoint * 1_000_000) / 1024 / 1024).toFixed(1)} MB per 1,000,000 points`);
+  console.log(`building ${POINTS.toLocaleString('en-US')} points as OTLP protobuf and ${EVENTS.toLocaleString('en-US')} NDJSON events ...`);
+  const metricsBodies = Array.from({ length: Math.ceil(POINTS / POINTS_PER_REQUEST) }, (_, i) => metricsRequest(i));
+  const points = metricsBodies.length * POINTS_PER_REQUEST;
+  const eventBodies = ndjsonBatches(makeEvents(EVENTS), 10_000);
+  const server = await startServer();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  try {
+    await createDataset(server.port, 'events');
+    await createDataset(server.port, 'metrics', 'otel:metrics:v1');
+    const measure = async (count: number, bodies: Buffer[], send: (body: Buffer) => Promise<void>) => {
+      const cpuBefore = cpuSecondsOf(server.child.pid!);
+      const seconds = await drive(bodies, CLIENTS, send);
+      return { wall: count / seconds, cpu: count / (cpuSecondsOf(server.child.pid!) - cpuBefore) };
+    };
+    const events = await measure(EVENTS, eventBodies, async (body) => {
+      const { status, body: answer } = await post(agent, server.port, '/v1/datasets/events/ingest', { 'content-type': 'application/x-ndjson' }, body);
+      if (status !== 200 || (JSON.parse(answer.toString()) as { failed: number }).failed !== 0) throw new Error(`ndjson: ${status} ${answer}`);
+    });
+    const metrics = await measure(points, metricsBodies, async (body) => {
+      const { status, body: answer } = await post(agent, server.port, '/v1/metrics', { 'content-type': 'application/x-protobuf', 'x-axiom-metrics-dataset': 'metrics' }, body);
+      // A full success is an empty ExportMetricsServiceResponse.
+      if (status !== 200 || answer.length !== 0) throw new Error(`otlp: ${status} ${answer.toString('hex')}`);
+    });
+    agent.destroy();
+    const sizes = await server.stop();
+    const sent = (bodies: Buffer[], count: number) => (bodies.reduce((sum, body) => sum + body.length, 0) / count).toFixed(1);
+    console.log(`\n${CLIENTS} concurrent clients, one server child process, same run\n`);
+    console.log('| what | items | sent per item | items/s | items per server CPU-second | on disk per item |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+    console.log(
+      `| NDJSON events (12 fields, 10,000 a request) | ${EVENTS.toLocaleString('en-US')} | ${sent(eventBodies, EVENTS)} B | ${rate(events.wall)} | ${rate(events.cpu)} | ${(sizes['events.duckdb']! / EVENTS).toFixed(1)} B |`,
+    );
+    console.log(
+      `| OTLP protobuf metric points (7 tags, 10,000 a request) | ${points.toLocaleString('en-US')} | ${sent(metricsBodies, points)} B | ${rate(metrics.wall)} | ${rate(metrics.cpu)} | ${(sizes['metrics.duckdb']! / points).toFixed(1)} B |`,
+    );
+    console.log(`\npoints/s over events/s: ${(metrics.wall / events.wall).toFixed(2)}x; metrics.duckdb: ${(sizes['metrics.duckdb']! / 1024 / 1024).toFixed(1)} MB for ${points.toLocaleString('en-US')} points`);
+  } catch (error) {
+    agent.destroy();
+    await server.stop();
+    throw error;
+  }
 }
 
 await main();
