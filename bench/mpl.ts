@@ -16,6 +16,7 @@ import { executeMpl, type MplDeps } from '../src/metrics/mpl/execution/execute';
 import type { SeriesRow } from '../src/metrics/mpl/dialect/dialect';
 import { metricsTablesOf, quoteIdentifier } from '../src/metrics/store/layout';
 import { MetricsStore } from '../src/metrics/store/metrics-store';
+import { timePaired } from './paired-timing';
 
 const POINTS = Number(process.env.BENCH_POINTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -71,8 +72,6 @@ async function prepare(): Promise<MetricsStore> {
   await store.checkpoint();
   return store;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main() {
   const store = await prepare();
@@ -132,22 +131,7 @@ async function main() {
   console.log(`| query | hand-written SQL | MPL engine | ratio |`);
   console.log(`| --- | ---: | ---: | ---: |`);
   for (const c of cases) {
-    for (let i = 0; i < 3; i++) {
-      await c.hand();
-      await c.engine();
-    }
-    const handTimes: number[] = [];
-    const engineTimes: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      let started = performance.now();
-      await c.hand();
-      handTimes.push(performance.now() - started);
-      started = performance.now();
-      await c.engine();
-      engineTimes.push(performance.now() - started);
-    }
-    const h = median(handTimes);
-    const e = median(engineTimes);
+    const { baseline: h, candidate: e } = await timePaired(c.hand, c.engine, RUNS);
     console.log(`| \`${c.name}\` | ${h.toFixed(1)} ms | ${e.toFixed(1)} ms | ${(e / h).toFixed(2)}x |`);
   }
   await store.close();
