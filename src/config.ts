@@ -37,6 +37,8 @@ export interface Config {
   database: DatabaseLocation;
   /** Absolute path of the DuckDB file holding the events. */
   duckdbPath: string;
+  /** Absolute path of the DuckDB file holding the metrics (series and points). */
+  metricsDuckdbPath: string;
   catalogSource: string;
   adminToken: string | undefined;
   maxFieldsPerDataset: number;
@@ -90,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     database: databaseFrom(e.DATABASE_URL, dataDir, e.DATABASE_POOL_SIZE),
     duckdbPath: path.join(dataDir, 'events.duckdb'),
+    metricsDuckdbPath: path.join(dataDir, 'metrics.duckdb'),
     catalogSource: e.MODEL_CATALOG_SOURCE,
     adminToken: e.ADMIN_TOKEN,
     maxFieldsPerDataset: e.MAX_FIELDS_PER_DATASET,

@@ -16,6 +16,8 @@ import { RetentionSweeper } from './events/retention';
 import { ViewService } from './events/views';
 import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-fields';
 import { IdentityService } from './identity/service';
+import { createMetricsService, metricsDatasetStorage, openMetricsStore } from './metrics/open';
+import type { MetricsService } from './metrics/service';
 import { ShipperService } from './shippers/service';
 import { StarredQueryService } from './starred-queries/service';
 
@@ -37,6 +39,7 @@ export interface Services extends EventServices {
   retention: RetentionSweeper;
   queries: QueryService;
   shippers: ShipperService;
+  metrics: MetricsService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -50,19 +53,29 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
   const auth = new AuthService(store);
   const events = await openEventServices(config, store, logger);
-  const datasets = new DatasetService(store.prisma, store.repository, events.datasetEvents, [
-    mapFieldsInFieldList(events.mapFieldRegistry),
-    virtualFieldsInFieldList(store.prisma, events.fields),
-  ]);
+  const metricsStore = await openMetricsStore(config);
+  const metricsStorage = metricsDatasetStorage(metricsStore);
+  // Background sweeps know a dataset only by its table: metrics tables live in the metrics store.
+  const storageOfTable = (table: string) => (metricsStore.hasDataset(table) ? metricsStorage : events.datasetEvents);
+  const datasets = new DatasetService(
+    store.prisma,
+    store.repository,
+    events.datasetEvents,
+    [mapFieldsInFieldList(events.mapFieldRegistry), virtualFieldsInFieldList(store.prisma, events.fields)],
+    metricsStorage,
+  );
   const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const virtualFields = new VirtualFieldService(store.prisma, store.repository, datasets);
-  const identity = new IdentityService(store, auth, events.datasetEvents, config, logger);
+  const identity = new IdentityService(store, auth, { dropTable: (id, table) => storageOfTable(table).dropTable(id, table) }, config, logger);
   const annotations = new AnnotationService(store.prisma, store.repository);
   const starredQueries = new StarredQueryService(store.prisma);
   const dashboards = new DashboardService(store.prisma);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config, annotations);
   const views = new ViewService(store.prisma, store.repository, queries);
-  const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
+  const metrics = createMetricsService(config, datasets, metricsStore, events.ingest);
+  const retention = new RetentionSweeper(store.repository, store.leases, {
+    trim: (id, table, olderThan) => storageOfTable(table).trim(id, table, olderThan),
+  }, logger);
   retention.start();
   identity.start();
   const shippers = new ShipperService(events.ingest, datasets, mapFields);
@@ -84,6 +97,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
     retention,
     queries,
     shippers,
+    metrics,
   };
 }
 
@@ -101,5 +115,6 @@ export async function closeServices(services: Services): Promise<void> {
   await services.retention.stop();
   await services.identity.stop();
   await closeEventServices(services);
+  await services.metrics.store.close();
   await services.store.close();
 }

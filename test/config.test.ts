@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./data'),
       database: { provider: 'sqlite', path: path.resolve('./data/eventdeck.db') },
       duckdbPath: path.resolve('./data/events.duckdb'),
+      metricsDuckdbPath: path.resolve('./data/metrics.duckdb'),
       catalogSource: DEFAULT_CATALOG_SOURCE,
       adminToken: undefined,
       tls: undefined,

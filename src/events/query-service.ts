@@ -29,7 +29,7 @@ import type { RelationalStore } from '../db/store';
 import { settingOrCreate } from '../db/settings';
 import { DomainError, invalidInput } from '../errors';
 import { parseInput } from '../validation';
-import { type DatasetRecord, type DatasetService, validateDatasetName } from './datasets';
+import { type DatasetRecord, type DatasetService, METRICS_KIND, requireEventsDataset, validateDatasetName } from './datasets';
 import type { DatasetSchema } from './layout';
 import type { FieldRegistry } from './schema/field-registry';
 import { ViewSources } from './view-sources';
@@ -149,6 +149,7 @@ export class QueryService {
               throw error;
             });
             if (!dataset) return undefined;
+            requireEventsDataset(dataset);
             resolved.set(dataset.name, dataset.id);
             return this.schemaOf(dataset);
           }),
@@ -158,6 +159,7 @@ export class QueryService {
       resolveViews: (names) => this.views.resolve(principal, names),
       listDatasets: async () =>
         (await this.datasets.list(principal))
+          .filter((dataset) => dataset.kind !== METRICS_KIND)
           .map((dataset) => dataset.name)
           .filter((name) => hasDatasetCapability(principal, name, 'query', 'read')),
       runner: this.runner,

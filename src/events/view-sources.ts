@@ -7,7 +7,7 @@ import { datasetNamesOf, parseQuery, type ViewSource } from '../apl';
 import { hasOrgCapability, hasViewCapability, type Principal } from '../auth/principal';
 import type { Repository } from '../db/repository';
 import { forbidden, notFound } from '../errors';
-import type { DatasetRecord, DatasetService } from './datasets';
+import { type DatasetRecord, type DatasetService, requireEventsDataset } from './datasets';
 import type { DatasetSchema } from './layout';
 
 /**
@@ -37,6 +37,7 @@ export class ViewSources {
         datasetNamesOf(query).map(async (read) => {
           const dataset = await this.datasets.resolveInOrg(principal.orgId, read);
           if (!dataset) throw notFound(`view "${name}" reads dataset "${read}", which does not exist`);
+          requireEventsDataset(dataset);
           return this.schemaOf(dataset);
         }),
       );

@@ -12,6 +12,7 @@ import './map-fields';
 import './virtual-fields';
 import './views';
 import './queries';
+import './metrics';
 import './ingest';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

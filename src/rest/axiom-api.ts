@@ -17,6 +17,7 @@ import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
 import { mapFieldRoutes } from './map-fields';
 import { orgRoutes } from './orgs';
+import { metricsQueryRoutes } from './metrics';
 import { queryRoutes } from './query';
 import { rbacRoutes } from './rbac';
 import type { RouteOptions } from './routes';
@@ -70,6 +71,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
     await app.register(datasetRoutesV1, { ...options, prefix });
     await app.register(ingestRoutes, { ...options, prefix });
     await app.register(queryRoutes, { ...options, prefix });
+    await app.register(metricsQueryRoutes, { ...options, prefix });
     await app.register(userRoutes, { ...options, prefix, version: 1 });
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });

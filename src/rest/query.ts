@@ -6,6 +6,7 @@ import { toLegacyAplResponse } from '../apl';
 import { invalidInput } from '../errors';
 import { batchConcurrency, parseBatch, runBatch } from '../events/query-batch';
 import { tabularAnswer } from '../events/query-service';
+import { formatAnswer } from '../metrics/mpl/execution/result';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -94,7 +95,10 @@ export async function queryRoutes(app: FastifyInstance, { services }: RouteOptio
       // The response closing before the stream ends means the caller went away.
       reply.raw.on('close', () => (gone = !reply.raw.writableFinished || gone));
       void runBatch(
-        queries,
+        {
+          apl: async (principal, body) => tabularAnswer(await queries.apl(principal, body)),
+          mpl: async (principal, body) => formatAnswer(await services.metrics.query(principal, body), 'metrics-v2'),
+        },
         request.principal,
         entries,
         concurrency,

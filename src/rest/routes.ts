@@ -6,6 +6,7 @@ import { catalogRoutes } from './catalog';
 import { elasticRoutes } from './elastic';
 import { hecRoutes } from './hec';
 import { lokiRoutes } from './loki';
+import { metricsSpecRoute } from './metrics';
 import { otlpRoutes } from './otlp';
 import { registerOpenApi } from './openapi';
 import { provisionRoutes } from './orgs';
@@ -20,6 +21,7 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   await app.register(axiomApi, { services });
   await app.register(provisionRoutes, { services, prefix: '/v2' });
   await app.register(catalogRoutes, { services });
+  await app.register(metricsSpecRoute);
   await app.register(hecRoutes, { services });
   await app.register(lokiRoutes, { services });
   await app.register(otlpRoutes, { services });

@@ -6,6 +6,8 @@
 // dataset's 404 where the server hides datasets the caller holds nothing on) otherwise, and a
 // refused write must leave the store as it was. Two more tests check that the matrix covers
 // every route of /openapi.json and every field of the GraphQL schema.
+import { readFileSync } from 'node:fs';
+import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { addMember, adminOrg, apiToken, call, json } from '../helpers/teams';
@@ -119,6 +121,8 @@ const queryView = (view: string): Need => (who) =>
   org('views', 'read')(who) || (who.caps.view?.[view]?.query?.includes('read') ?? false) || (who.caps.view?.['*']?.query?.includes('read') ?? false);
 /** The view the matrix reads through (over the `matrix` dataset). */
 const VIEW = 'matrix-view';
+/** The metrics dataset the matrix reads and writes (kind otel:metrics:v1). */
+const METRICS = 'matrix-metrics';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -226,7 +230,7 @@ interface RestCase {
   url: (vars: any) => string;
   body?: (vars: any) => unknown;
   /** A body sent as it is, with its media type, instead of JSON. */
-  raw?: (vars: any) => { contentType: string; text: string };
+  raw?: (vars: any) => { contentType: string; text: string | Uint8Array<ArrayBuffer> };
   headers?: (vars: any) => Record<string, string>;
   /** Statuses of a refusal, when the route's door answers in its own way (default 403). */
   refused?: number[];
@@ -313,6 +317,9 @@ const REST: RestCase[] = [
   ...ingestAndQueryRoutes('/api/v1'),
   ...edgeQueryRoutes('/v1'),
   ...edgeQueryRoutes('/api/v1'),
+  ...metricsRoutes('/v1'),
+  ...metricsRoutes('/api/v1'),
+  metricsIngestRoute(),
   ...shipperRoutes(),
   {
     method: 'POST',
@@ -655,8 +662,69 @@ function edgeQueryRoutes(prefix: string): RestCase[] {
   ];
 }
 
+function metricsRange() {
+  return { startTime: new Date(Date.now() - 86_400_000).toISOString(), endTime: new Date(Date.now() + 60_000).toISOString() };
+}
+function infoRange() {
+  return `start=${encodeURIComponent(metricsRange().startTime)}&end=${encodeURIComponent(metricsRange().endTime)}`;
+}
+async function metricsState() {
+  return (await asAdmin('/v1/query/_mpl', json('POST', { mpl: `\`${METRICS}\`:hits | align to 1h using sum`, ...metricsRange() }))).body;
+}
+
+/** One OTLP gauge point in protobuf, built from the .proto files the server reads. */
+function otlpMetricsBody(): Uint8Array<ArrayBuffer> {
+  const root = new protobuf.Root();
+  for (const file of ['common.proto', 'metrics.proto']) {
+    protobuf.parse(readFileSync(new URL(`../../src/shippers/otlp/proto/${file}`, import.meta.url), 'utf8'), root, { keepCase: false });
+  }
+  const request = root.resolveAll().lookupType('opentelemetry.proto.metrics.v1.ExportMetricsServiceRequest');
+  const point = { timeUnixNano: String(BigInt(Date.now()) * 1_000_000n), asDouble: 1 };
+  const message = request.fromObject({ resourceMetrics: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'matrix' } }] }, scopeMetrics: [{ metrics: [{ name: 'hits', gauge: { dataPoints: [point] } }] }] }] });
+  return new Uint8Array(request.encode(message).finish());
+}
+
+/** Metrics: MPL queries and discovery need `query:read` on the metrics dataset, OTLP export `ingest:create`. */
+function metricsRoutes(prefix: string): RestCase[] {
+  const mpl = () => ({ mpl: `\`${METRICS}\`:hits | align to 1h using sum`, ...metricsRange() });
+  const info = `${prefix}/query/metrics/info/datasets/{dataset}`;
+  const read = (method: string, path: string, url: () => string, body?: () => unknown): RestCase => ({
+    method,
+    path,
+    allowed: ds(METRICS, 'query', 'read'),
+    datasetScoped: true,
+    url,
+    ...(body ? { body } : {}),
+  });
+  const base = `${prefix}/query/metrics/info/datasets/${METRICS}`;
+  return [
+    read('POST', `${prefix}/query/_mpl`, () => `${prefix}/query/_mpl`, mpl),
+    read('POST', `${prefix}/query/_metrics`, () => `${prefix}/query/_metrics`, () => ({ apl: mpl().mpl, ...metricsRange() })),
+    read('GET', `${info}/metrics`, () => `${base}/metrics?${infoRange()}`),
+    read('POST', `${info}/metrics`, () => `${base}/metrics?${infoRange()}`, () => ({ value: 'x' })),
+    read('GET', `${info}/tags`, () => `${base}/tags?${infoRange()}`),
+    read('GET', `${info}/tags/{tag}/values`, () => `${base}/tags/service.name/values?${infoRange()}`),
+    read('GET', `${info}/metrics/{metric}/tags`, () => `${base}/metrics/hits/tags?${infoRange()}`),
+    read('GET', `${info}/metrics/{metric}/tags/{tag}/values`, () => `${base}/metrics/hits/tags/service.name/values?${infoRange()}`),
+  ];
+}
+
+function metricsIngestRoute(): RestCase {
+  return {
+  method: 'POST',
+  path: '/v1/metrics',
+  allowed: ds(METRICS, 'ingest', 'create'),
+  datasetScoped: true,
+  url: () => '/v1/metrics',
+  raw: () => ({ contentType: 'application/x-protobuf', text: otlpMetricsBody() }),
+  headers: () => ({ 'x-axiom-metrics-dataset': METRICS }),
+  snapshot: metricsState,
+  };
+}
+
 /** Routes anyone may call without a token. */
 const PUBLIC_REST = new Set([
+  'OPTIONS /v1/query/_mpl',
   'GET /services/collector/health',
   'GET /services/collector/health/1.0',
   'POST /v2/orgs/provision',
@@ -697,6 +765,12 @@ const GRAPHQL: GraphQLCase[] = [
   { field: 'apl', allowed: ds('matrix', 'query', 'read'), datasetScoped: true, document: () => `{ apl(query: "['matrix'] | count") { status { rowsMatched } } }` },
   { field: 'events', allowed: ds('matrix', 'query', 'read'), datasetScoped: true, document: () => '{ events(dataset: "matrix", startTime: "2000-01-01T00:00:00Z") { edges { cursor } } }' },
 
+  {
+    field: 'metrics',
+    allowed: ds(METRICS, 'query', 'read'),
+    datasetScoped: true,
+    document: () => `{ metrics(dataset: "${METRICS}", mpl: "\`${METRICS}\`:hits | align to 1h using sum", startTime: "now-1d", endTime: "now") { series { metric } } }`,
+  },
   { field: 'views', allowed: anyToken, document: () => '{ views { edges { node { name } } } }' },
   { field: 'virtualFields', allowed: ds('matrix', 'virtualFields', 'read'), datasetScoped: true, document: () => '{ virtualFields(dataset: "matrix") { edges { node { name } } } }' },
 
@@ -896,6 +970,9 @@ beforeAll(async () => {
   orgId = await adminOrg(server);
   expect((await asAdmin('/v2/datasets', json('POST', { name: 'matrix' }))).status).toBe(200);
   expect((await asAdmin('/v1/datasets/matrix/ingest', json('POST', [{ a: 1 }]))).status).toBe(200);
+  expect((await asAdmin('/v2/datasets', json('POST', { name: METRICS, kind: 'otel:metrics:v1' }))).status).toBe(200);
+  const point = await asAdmin('/v1/metrics', { method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'x-axiom-metrics-dataset': METRICS }, body: otlpMetricsBody() });
+  expect(point.status).toBe(200);
   const view = await asAdmin('/v2/views', json('POST', { name: VIEW, aplQuery: "['matrix'] | project a" }));
   expect(view.status).toBe(200);
   matrixViewId = view.body.id;

@@ -16,6 +16,8 @@ export interface DatasetRef {
   id: string;
   name: string;
   tableName: string;
+  /** The dataset kind, when known (metrics datasets hold no events). */
+  kind?: string;
 }
 
 export class FieldRegistry {

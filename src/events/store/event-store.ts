@@ -3,9 +3,8 @@
 // changes and rows commit together, into DuckDB's write-ahead log); queries run on their own
 // read connections, so a slow query never holds up ingest. Callers serialize writes to one
 // table (see DatasetEvents); different tables are written side by side.
-import { mkdirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { type DuckDBConnection, DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
+import { statSync } from 'node:fs';
+import { type DuckDBConnection, type DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
 import { goDurationSql } from '../../apl/dialect/duckdb/formatting';
 import {
   columnComment,
@@ -25,6 +24,7 @@ import {
 } from '../layout';
 import { appendColumns, type ChunkColumn, type ColumnValue } from './chunk-writer';
 import { ConnectionPool } from './connection-pool';
+import { type DuckDBOptions, openDuckDB } from './instance';
 import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from './query-runner';
 
 /** A column of a dataset table and the field it holds. */
@@ -65,11 +65,7 @@ export interface AppendResult {
   chunks: number;
 }
 
-export interface EventStoreOptions {
-  /** DuckDB's buffer memory limit (default 256MB; beyond it DuckDB spills to disk). */
-  memoryLimit?: string;
-  /** DuckDB worker threads (default: one per core). */
-  threads?: number;
+export interface EventStoreOptions extends DuckDBOptions {
   writeConnections?: number;
   readConnections?: number;
   /**
@@ -129,18 +125,11 @@ export class EventStore {
   ) {}
 
   static async open(databasePath: string, options: EventStoreOptions = {}): Promise<EventStore> {
-    const config: Record<string, string> = {
-      memory_limit: options.memoryLimit ?? '256MB',
-      // Give freed memory back to the system promptly rather than keeping it cached for reuse:
-      // the server shares its machine, and ingest frees as much as it allocates.
-      allocator_background_threads: 'true',
-      allocator_flush_threshold: '16MB',
-    };
-    if (options.threads) config.threads = String(options.threads);
     const mixedColumns = options.mixedColumns ?? 'JSON';
-    if (mixedColumns === 'VARIANT') config.storage_compatibility_version = VARIANT_STORAGE_VERSION;
-    if (databasePath !== ':memory:') mkdirSync(path.dirname(databasePath), { recursive: true });
-    const instance = await DuckDBInstance.create(databasePath, config);
+    const instance = await openDuckDB(databasePath, {
+      ...options,
+      ...(mixedColumns === 'VARIANT' ? { storageVersion: VARIANT_STORAGE_VERSION } : {}),
+    });
     const writers = new ConnectionPool(instance, options.writeConnections ?? 4);
     const readers = new ConnectionPool(instance, options.readConnections ?? 4);
     const store = new EventStore(instance, databasePath, writers, new QueryRunner(readers), mixedColumns);
