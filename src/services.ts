@@ -10,6 +10,7 @@ import { DatasetService } from './events/datasets';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
+import { Monitoring } from './monitors/service';
 
 export interface Services extends EventServices {
   config: Config;
@@ -20,6 +21,7 @@ export interface Services extends EventServices {
   datasets: DatasetService;
   retention: RetentionSweeper;
   queries: QueryService;
+  monitoring: Monitoring;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -32,7 +34,9 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
   const retention = new RetentionSweeper(store.sqlite, events.datasetEvents, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries };
+  const monitoring = new Monitoring(config, store.prisma, queries, logger);
+  monitoring.start();
+  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries, monitoring };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
@@ -46,6 +50,7 @@ function announceAdminToken(token: string, orgId: string) {
 /** Releases what the services hold, in reverse order of creation. */
 export async function closeServices(services: Services): Promise<void> {
   services.catalog.close();
+  await services.monitoring.stop();
   await services.retention.stop();
   await closeEventServices(services);
   await services.store.close();

@@ -10,6 +10,8 @@ import { datasetRoutesV1 } from './datasets-v1';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
+import { monitorRoutes } from './monitors';
+import { notifierRoutes } from './notifiers';
 import { queryRoutes } from './query';
 import type { RouteOptions } from './routes';
 import { tokenRoutes } from './tokens';
@@ -50,5 +52,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });
   await app.register(tokenRoutes, { ...options, prefix: '/v2' });
+  await app.register(monitorRoutes, { ...options, prefix: '/v2' });
+  await app.register(notifierRoutes, { ...options, prefix: '/v2' });
   await app.register(userRoutes, { ...options, prefix: '/v2', version: 2 });
 }

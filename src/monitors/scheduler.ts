@@ -1,0 +1,127 @@
+// Starts monitor runs when they are due. Each round reads the due monitors through one indexed
+// query (monitor_states.next_run_at), starts those not already running, and sleeps until the
+// next one is due (at most a second, so changes from other instances are seen). Runs are limited
+// to MONITOR_CONCURRENCY at once, and their queries go through the engine's read connections
+// with the query time budget, so monitors never hold up ingest or user queries. The loop works
+// only while this instance leads the "monitors" job.
+import type { Logger } from 'pino';
+import type { PrismaClient } from '../db/sqlite';
+import type { Leadership } from './leadership';
+import { ConcurrencyLimit } from './limiter';
+import type { MonitorRunner, RunOutcome } from './runner';
+
+const MAX_SLEEP_MS = 1000;
+const DUE_BATCH = 1000;
+
+export interface SchedulerStats {
+  runs: number;
+  failedRuns: number;
+  /** Start delays (due → started) of the latest runs, at most 10,000 of them. */
+  recentStartDelaysMs: number[];
+}
+
+export class MonitorScheduler {
+  private readonly limit: ConcurrencyLimit;
+  private readonly running = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<void> | undefined;
+  private stopped = true;
+  private wakeRequested = false;
+  readonly stats: SchedulerStats = { runs: 0, failedRuns: 0, recentStartDelaysMs: [] };
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly runner: MonitorRunner,
+    private readonly leadership: Leadership,
+    private readonly logger: Logger,
+    concurrency: number,
+  ) {
+    this.limit = new ConcurrencyLimit(concurrency);
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Looks for due monitors now (after a monitor was created, changed or deleted). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.round) this.wakeRequested = true;
+    else this.schedule(0);
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.round = this.runRound().finally(() => (this.round = undefined));
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async runRound(): Promise<void> {
+    if (this.stopped) return;
+    let sleep = MAX_SLEEP_MS;
+    try {
+      if (await this.leadership.holds('monitors')) sleep = await this.startDueRuns();
+    } catch (error) {
+      this.logger.error({ err: error }, 'monitor scheduler round failed');
+    }
+    if (this.stopped) return;
+    if (this.wakeRequested) {
+      this.wakeRequested = false;
+      sleep = 0;
+    }
+    this.schedule(sleep);
+  }
+
+  /** Starts the due runs; returns how long to sleep before the next round. */
+  private async startDueRuns(): Promise<number> {
+    const now = new Date();
+    const due = await this.prisma.monitorState.findMany({
+      where: { nextRunAt: { lte: now }, monitor: { disabled: false } },
+      select: { monitorId: true, nextRunAt: true },
+      orderBy: { nextRunAt: 'asc' },
+      take: DUE_BATCH,
+    });
+    for (const { monitorId, nextRunAt } of due) {
+      if (this.running.has(monitorId)) continue;
+      const run = this.limit
+        .run(() => this.runner.run(monitorId, nextRunAt.getTime()))
+        .then((outcome) => this.record(outcome))
+        .catch((error) => {
+          this.stats.failedRuns++;
+          this.logger.error({ err: error, monitorId }, 'monitor run failed');
+        })
+        .finally(() => {
+          this.running.delete(monitorId);
+          this.wake(); // its next run may be due before the current sleep ends
+        });
+      this.running.set(monitorId, run);
+    }
+    const upcoming = await this.prisma.monitorState.findFirst({
+      where: { nextRunAt: { gt: now }, monitor: { disabled: false } },
+      select: { nextRunAt: true },
+      orderBy: { nextRunAt: 'asc' },
+    });
+    const untilNext = upcoming ? upcoming.nextRunAt.getTime() - Date.now() : MAX_SLEEP_MS;
+    return Math.max(0, Math.min(MAX_SLEEP_MS, untilNext));
+  }
+
+  private record(outcome: RunOutcome | undefined): void {
+    if (!outcome) return;
+    this.stats.runs++;
+    if (outcome.error) this.stats.failedRuns++;
+    const delays = this.stats.recentStartDelaysMs;
+    delays.push(outcome.startDelayMs);
+    if (delays.length > 10_000) delays.splice(0, delays.length - 10_000);
+  }
+
+  /** Stops starting runs and waits for those in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.round;
+    await Promise.allSettled([...this.running.values()]);
+  }
+}
