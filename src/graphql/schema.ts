@@ -6,5 +6,6 @@ import './catalog';
 import './datasets';
 import './queries';
 import './ingest';
+import './monitors';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
