@@ -28,8 +28,9 @@ export interface GraphQLResult<T> {
   errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-test-'));
+/** `dataDir` reuses a directory (a restart); such a directory is kept when the server closes. */
+export async function startTestServer(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'eventdeck-test-'));
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
@@ -68,7 +69,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
     async close() {
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
