@@ -122,7 +122,9 @@ export async function parseNotifierInput(
   if (!CHANNELS.includes(channel)) throw invalidInput(`invalid request body: properties.${channel}: unknown channel; use one of ${CHANNELS.join(', ')}`);
   const raw = input.properties[channel];
   const restored = options.previous?.channel === channel ? restoreMaskedSecrets(channel, raw, options.previous.config) : raw;
-  const config = parseInput(CHANNEL_SCHEMAS[channel] as z.ZodType<ChannelConfig>, restored, `properties.${channel}`);
+  // Parsed inside the body's shape, so that messages name the whole path (properties.email.emails.1).
+  const wrapped = z.object({ properties: z.object({ [channel]: CHANNEL_SCHEMAS[channel] as z.ZodType<ChannelConfig> }) });
+  const config = parseInput(wrapped, { properties: { [channel]: restored } }).properties[channel] as ChannelConfig;
 
   const target = TARGET_FIELDS[channel];
   if (target && options.denyPrivateTargets) {
