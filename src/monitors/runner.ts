@@ -83,7 +83,7 @@ export class MonitorRunner {
       }
     }
     const outbox = await this.outboxRows(monitor, decided.notifications, new Date(started));
-    await this.prisma.$transaction([
+    const writes = [
       this.prisma.monitorState.update({
         where: { monitorId },
         data: {
@@ -96,12 +96,19 @@ export class MonitorRunner {
           ...(decided.matched ? { matched: JSON.stringify(decided.matched) } : {}),
         },
       }),
-      this.prisma.monitorHistory.createMany({
-        data: decided.history.map((entry) => ({ monitorId, ...entry, timestamp: new Date(started) })),
-      }),
-      this.prisma.notificationOutbox.createMany({ data: outbox.pending }),
-      this.prisma.notifierDelivery.createMany({ data: outbox.skipped }),
-    ]);
+      ...(decided.history.length > 0
+        ? [this.prisma.monitorHistory.createMany({ data: decided.history.map((entry) => ({ monitorId, ...entry, timestamp: new Date(started) })) })]
+        : []),
+      ...(outbox.pending.length > 0 ? [this.prisma.notificationOutbox.createMany({ data: outbox.pending })] : []),
+      ...(outbox.skipped.length > 0 ? [this.prisma.notifierDelivery.createMany({ data: outbox.skipped })] : []),
+    ];
+    try {
+      await this.prisma.$transaction(writes);
+    } catch (caught) {
+      // Deleted while it ran: nothing to record.
+      if (!(await this.prisma.monitorState.findUnique({ where: { monitorId }, select: { monitorId: true } }))) return undefined;
+      throw caught;
+    }
     if (outbox.pending.length > 0) this.notified();
     return { startDelayMs: started - window.dueAt, notifications: outbox.pending.length, ...(error ? { error } : {}) };
   }

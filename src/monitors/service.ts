@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { PrismaClient } from '../db/sqlite';
 import type { QueryService } from '../events/query-service';
 import { createMailer, type Mailer } from './delivery/mailer';
+import { stopTemplateThread } from './delivery/template';
 import { DeliveryWorker } from './delivery/worker';
 import { type Leadership, soleInstance } from './leadership';
 import { MonitorService } from './monitors';
@@ -42,5 +43,6 @@ export class Monitoring {
     await this.deliveries.stop();
     await this.leadership.release();
     this.mailer.close();
+    stopTemplateThread();
   }
 }

@@ -186,6 +186,12 @@ describe('webhook templates', () => {
     });
   });
 
+  it('stops a template that runs too long or writes too much, and keeps working after', async () => {
+    await expect(renderWebhookTemplate('{{ range 100000000 }}{{ printf "%999999d" 1 }}{{ end }}', SAMPLE_TEMPLATE_DATA)).rejects.toThrow(/ran longer than 2000 ms/);
+    await expect(renderWebhookTemplate('{{ range 3 }}{{ printf "%900000d" 1 }}{{ end }}', SAMPLE_TEMPLATE_DATA)).rejects.toThrow(/more than 1048576 bytes/);
+    expect(await renderWebhookTemplate('{{ .Title }}', SAMPLE_TEMPLATE_DATA)).toBe('Sample monitor');
+  });
+
   it('reports template errors with their line', async () => {
     await expect(renderWebhookTemplate('ok\n{{ if .Action }}', SAMPLE_TEMPLATE_DATA)).rejects.toThrow(TemplateError);
     await expect(renderWebhookTemplate('ok\n{{ if .Action }}', SAMPLE_TEMPLATE_DATA)).rejects.toThrow(/line 2/);

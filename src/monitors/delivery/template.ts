@@ -3,12 +3,17 @@
 // and the rest behave exactly as in Go. A reference to a variable that does not exist is an
 // error, so typos are caught when the notifier is saved.
 //
+// Go templates can loop over numbers (`range 1000000000`) and pad to any width, and the engine
+// runs synchronously, so rendering happens on a worker thread (template-worker.mjs) with a time
+// limit: a template that runs too long is stopped by terminating the thread, and its output is
+// capped in size.
+//
 // Axiom's templates also have `jsonObject` and `jsonArray`, which write a value as JSON. The
 // engine takes no custom functions, so before rendering, their documented use on a template
 // variable (`{{jsonObject .MatchedEvent}}`, `{{.GroupKeys | jsonArray}}`) is rewritten to read
 // that variable's JSON text, prepared beside the data; string literals and comments inside
 // actions are left alone.
-import { InvalidTemplateError, parse as renderGoTemplate, TemplatingError } from '@evertdespiegeleer/go-template';
+import { Worker } from 'node:worker_threads';
 
 /** The variables a custom webhook template sees. */
 export interface TemplateData {
@@ -129,8 +134,8 @@ function withJsonTexts(data: TemplateData): Record<string, unknown> {
 }
 
 /** Makes the engine's messages readable: `template: tpl:3: ...` becomes `line 3: ...`. */
-function cleanMessage(error: Error): string {
-  const text = error.message.replace(/^Template (parse|exec) error:\s*/, '');
+function cleanMessage(message: string): string {
+  const text = message.replace(/^Template (parse|exec) error:\s*/, '');
   const withLine = text.replace(/template: tpl:(\d+)(?::\d+)?:\s*/g, 'line $1: ');
   if (/function "(jsonObject|jsonArray)" not defined/.test(withLine)) {
     return `${withLine} (jsonObject and jsonArray apply to a template variable, e.g. {{jsonObject .MatchedEvent}})`;
@@ -138,14 +143,88 @@ function cleanMessage(error: Error): string {
   return withLine.replace(/map has no entry for key "([^"]+)"/, 'there is no template variable ".$1"');
 }
 
+const RENDER_TIMEOUT_MS = 2000;
+export const MAX_RENDERED_BYTES = 1024 * 1024;
+
+interface WorkerAnswer {
+  id: number;
+  output?: string;
+  error?: { kind: 'parse' | 'exec' | 'other'; message: string };
+}
+
+/** One worker thread, used by one render at a time, replaced when a render is stopped. */
+class TemplateThread {
+  private worker: Worker | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextId = 0;
+
+  render(template: string, data: unknown): Promise<string> {
+    const run = this.queue.then(() => this.renderNow(template, data));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private thread(): Worker {
+    if (!this.worker) {
+      this.worker = new Worker(new URL('./template-worker.mjs', import.meta.url));
+      this.worker.unref();
+      this.worker.on('error', () => this.stop());
+    }
+    return this.worker;
+  }
+
+  private renderNow(template: string, data: unknown): Promise<string> {
+    const worker = this.thread();
+    const id = ++this.nextId;
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        cleanup();
+        this.stop();
+        reject(new TemplateError(`the template ran longer than ${RENDER_TIMEOUT_MS} ms and was stopped`));
+      }, RENDER_TIMEOUT_MS);
+      const onMessage = (answer: WorkerAnswer) => {
+        if (answer.id !== id) return;
+        cleanup();
+        if (answer.error) {
+          if (answer.error.kind === 'other') reject(new Error(answer.error.message));
+          else reject(new TemplateError(cleanMessage(answer.error.message)));
+        } else if (Buffer.byteLength(answer.output ?? '') > MAX_RENDERED_BYTES) {
+          this.stop(); // its heap grew: start afresh
+          reject(new TemplateError(`the template produced more than ${MAX_RENDERED_BYTES} bytes`));
+        } else resolve(answer.output ?? '');
+      };
+      const onExit = () => {
+        cleanup();
+        reject(new Error('the template thread stopped'));
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.on('exit', onExit);
+      worker.postMessage({ id, template, data });
+    });
+  }
+
+  stop(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    void worker?.terminate();
+  }
+}
+
+const thread = new TemplateThread();
+
 /** Renders a custom webhook template; throws TemplateError with a readable message. */
 export async function renderWebhookTemplate(template: string, data: TemplateData): Promise<string> {
-  try {
-    return await renderGoTemplate(rewriteJsonFunctions(template), withJsonTexts(data));
-  } catch (error) {
-    if (error instanceof InvalidTemplateError || error instanceof TemplatingError) throw new TemplateError(cleanMessage(error));
-    throw error;
-  }
+  return thread.render(rewriteJsonFunctions(template), withJsonTexts(data));
+}
+
+/** Stops the rendering thread (at shutdown). */
+export function stopTemplateThread(): void {
+  thread.stop();
 }
 
 /** Sample values of every variable, to try a template when it is saved. */
