@@ -135,16 +135,25 @@ async function main() {
     // Each run leaves (lastScheduledAt, lastRunAt, lastDurationMs) in the monitor's status;
     // polling every 15 s sees every run of a 1-minute monitor.
     const runs = new Map<string, { delay: number; duration: number }>();
+    const observeFrom = Date.now();
     const poll = async () => {
-      const answer = await json('/graphql', {
-        query: `{ monitors(first: ${MONITORS}) { edges { node { monitorId status { lastScheduledAt lastRunAt lastDurationMs lastError } } } } }`,
-      });
-      for (const { node } of answer.data.monitors.edges) {
-        const { lastScheduledAt, lastRunAt, lastDurationMs, lastError } = node.status;
-        if (!lastScheduledAt || !lastRunAt) continue;
-        if (lastError) throw new Error(`monitor ${node.monitorId}: ${lastError}`);
-        runs.set(`${node.monitorId} ${lastScheduledAt}`, { delay: Date.parse(lastRunAt) - Date.parse(lastScheduledAt), duration: lastDurationMs });
-      }
+      let after: string | null = null;
+      do {
+        const answer = await json('/graphql', {
+          query: `query($after: String) { monitors(first: 100, after: $after) { pageInfo { hasNextPage endCursor }
+            edges { node { monitorId status { lastScheduledAt lastRunAt lastDurationMs lastError } } } } }`,
+          variables: { after },
+        });
+        const page = answer.data.monitors;
+        for (const { node } of page.edges) {
+          const { lastScheduledAt, lastRunAt, lastDurationMs, lastError } = node.status;
+          // Steady state only: runs due while the monitors were still being created are left out.
+          if (!lastScheduledAt || !lastRunAt || Date.parse(lastScheduledAt) < observeFrom) continue;
+          if (lastError) throw new Error(`monitor ${node.monitorId}: ${lastError}`);
+          runs.set(`${node.monitorId} ${lastScheduledAt}`, { delay: Date.parse(lastRunAt) - Date.parse(lastScheduledAt), duration: lastDurationMs });
+        }
+        after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+      } while (after);
     };
     const observeUntil = Date.now() + OBSERVE_S * 1000;
     let withMonitors = NaN;
