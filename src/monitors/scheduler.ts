@@ -7,7 +7,8 @@
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../db/sqlite';
 import type { Leadership } from './leadership';
-import { ConcurrencyLimit } from './limiter';
+import { RoundLoop } from './loop';
+import { Semaphore } from '../events/semaphore';
 import type { MonitorRunner, RunOutcome } from './runner';
 
 const MAX_SLEEP_MS = 1000;
@@ -21,12 +22,9 @@ export interface SchedulerStats {
 }
 
 export class MonitorScheduler {
-  private readonly limit: ConcurrencyLimit;
+  private readonly limit: Semaphore;
   private readonly running = new Map<string, Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<void> | undefined;
-  private stopped = true;
-  private wakeRequested = false;
+  private readonly loop: RoundLoop;
   readonly stats: SchedulerStats = { runs: 0, failedRuns: 0, recentStartDelaysMs: [] };
 
   constructor(
@@ -36,43 +34,21 @@ export class MonitorScheduler {
     private readonly logger: Logger,
     concurrency: number,
   ) {
-    this.limit = new ConcurrencyLimit(concurrency);
+    this.limit = new Semaphore(concurrency);
+    this.loop = new RoundLoop(
+      async () => ((await this.leadership.holds('monitors')) ? this.startDueRuns() : MAX_SLEEP_MS),
+      (error) => this.logger.error({ err: error }, 'monitor scheduler round failed'),
+      MAX_SLEEP_MS,
+    );
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Looks for due monitors now (after a monitor was created, changed or deleted). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.round) this.wakeRequested = true;
-    else this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.round = this.runRound().finally(() => (this.round = undefined));
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  private async runRound(): Promise<void> {
-    if (this.stopped) return;
-    let sleep = MAX_SLEEP_MS;
-    try {
-      if (await this.leadership.holds('monitors')) sleep = await this.startDueRuns();
-    } catch (error) {
-      this.logger.error({ err: error }, 'monitor scheduler round failed');
-    }
-    if (this.stopped) return;
-    if (this.wakeRequested) {
-      this.wakeRequested = false;
-      sleep = 0;
-    }
-    this.schedule(sleep);
+    this.loop.wake();
   }
 
   /** Starts the due runs; returns how long to sleep before the next round. */
@@ -104,8 +80,7 @@ export class MonitorScheduler {
       select: { nextRunAt: true },
       orderBy: { nextRunAt: 'asc' },
     });
-    const untilNext = upcoming ? upcoming.nextRunAt.getTime() - Date.now() : MAX_SLEEP_MS;
-    return Math.max(0, Math.min(MAX_SLEEP_MS, untilNext));
+    return upcoming ? upcoming.nextRunAt.getTime() - Date.now() : MAX_SLEEP_MS;
   }
 
   private record(outcome: RunOutcome | undefined): void {
@@ -119,9 +94,7 @@ export class MonitorScheduler {
 
   /** Stops starting runs and waits for those in progress. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.round;
+    await this.loop.stop();
     await Promise.allSettled([...this.running.values()]);
   }
 }

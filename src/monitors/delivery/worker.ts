@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 import type { MonitorsConfig } from '../../config';
 import type { PrismaClient } from '../../db/sqlite';
 import type { Leadership } from '../leadership';
-import { ConcurrencyLimit } from '../limiter';
+import { RoundLoop } from '../loop';
+import { Semaphore } from '../../events/semaphore';
 import type { Notification } from '../notification';
 import { notifierRecord } from '../notifiers';
 import type { MonitorClock } from '../schedule';
@@ -33,12 +34,9 @@ interface OutboxRow {
 }
 
 export class DeliveryWorker {
-  private readonly limit = new ConcurrencyLimit(4);
+  private readonly limit = new Semaphore(4);
   private readonly inFlight = new Map<string, Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<void> | undefined;
-  private stopped = true;
-  private wakeRequested = false;
+  private readonly loop: RoundLoop;
   private leading = false;
 
   constructor(
@@ -48,44 +46,25 @@ export class DeliveryWorker {
     private readonly clock: MonitorClock,
     private readonly leadership: Leadership,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.loop = new RoundLoop(
+      async () => {
+        const leads = await this.leadership.holds('deliveries');
+        if (leads && !this.leading) await this.releaseClaims();
+        this.leading = leads;
+        return leads ? this.startDueDeliveries() : MAX_SLEEP_MS;
+      },
+      (error) => this.logger.error({ err: error }, 'notification delivery round failed'),
+      MAX_SLEEP_MS,
+    );
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.round) this.wakeRequested = true;
-    else this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.round = this.runRound().finally(() => (this.round = undefined));
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  private async runRound(): Promise<void> {
-    if (this.stopped) return;
-    let sleep = MAX_SLEEP_MS;
-    try {
-      const leads = await this.leadership.holds('deliveries');
-      if (leads && !this.leading) await this.releaseClaims();
-      this.leading = leads;
-      if (leads) sleep = await this.startDueDeliveries();
-    } catch (error) {
-      this.logger.error({ err: error }, 'notification delivery round failed');
-    }
-    if (this.stopped) return;
-    if (this.wakeRequested) {
-      this.wakeRequested = false;
-      sleep = 0;
-    }
-    this.schedule(sleep);
+    this.loop.wake();
   }
 
   /** On taking the job over, claims left by an earlier holder (a crashed process) are void. */
@@ -123,8 +102,7 @@ export class DeliveryWorker {
       select: { nextAttemptAt: true },
       orderBy: { nextAttemptAt: 'asc' },
     });
-    const untilNext = upcoming ? upcoming.nextAttemptAt.getTime() - Date.now() : MAX_SLEEP_MS;
-    return Math.max(0, Math.min(MAX_SLEEP_MS, untilNext));
+    return upcoming ? upcoming.nextAttemptAt.getTime() - Date.now() : MAX_SLEEP_MS;
   }
 
   private async deliver(row: OutboxRow): Promise<void> {
@@ -183,9 +161,7 @@ export class DeliveryWorker {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.round;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight.values()]);
   }
 }
