@@ -88,8 +88,10 @@ describe('threshold monitor', () => {
     await sleep(3 * MINUTE_MS);
     expect(receiver.received).toHaveLength(4);
     const summary = sent.map((request) => `${request.json.action} ${request.json.event.groupValues[0]} ${request.json.event.value}`);
-    expect(summary.slice(0, 2).sort()).toEqual(['Open api 3', 'Open db 2']);
-    expect(summary.slice(2).sort()).toEqual(['Closed api 0', 'Closed db 0']);
+    expect([...summary].sort()).toEqual(['Closed api 0', 'Closed db 0', 'Open api 3', 'Open db 2']);
+    for (const group of ['api', 'db']) {
+      expect(summary.findIndex((line) => line.startsWith(`Open ${group}`))).toBeLessThan(summary.findIndex((line) => line.startsWith(`Closed ${group}`)));
+    }
     expect(sent.every((request) => JSON.stringify(request.json.event.groupKeys) === '["service"]')).toBe(true);
 
     const history = await client.history(monitor.id);
