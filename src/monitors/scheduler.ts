@@ -1,6 +1,6 @@
-// Starts monitor runs when they are due. Each round reads the due monitors through one indexed
-// query (monitor_states.next_run_at), starts those not already running, and sleeps until the
-// next one is due (at most a second, so changes from other instances are seen). Runs are limited
+// Starts monitor runs when they are due. Each round reads the most overdue monitors through one
+// small indexed query (monitor_states.next_run_at), starts them, and sleeps until the next one
+// is due (at most a second, so changes from other instances are seen). Runs are limited
 // to MONITOR_CONCURRENCY at once, and their queries go through the engine's read connections
 // with the query time budget, so monitors never hold up ingest or user queries. The loop works
 // only while this instance leads the "monitors" job.
@@ -12,7 +12,6 @@ import { Semaphore } from '../events/semaphore';
 import type { MonitorRunner, RunOutcome } from './runner';
 
 const MAX_SLEEP_MS = 1000;
-const DUE_BATCH = 1000;
 
 export interface SchedulerStats {
   runs: number;
@@ -23,6 +22,8 @@ export interface SchedulerStats {
 
 export class MonitorScheduler {
   private readonly limit: Semaphore;
+  /** Runs started at most (running or waiting for a slot). */
+  private readonly queueLength: number;
   private readonly running = new Map<string, Promise<void>>();
   private readonly loop: RoundLoop;
   readonly stats: SchedulerStats = { runs: 0, failedRuns: 0, recentStartDelaysMs: [] };
@@ -35,6 +36,7 @@ export class MonitorScheduler {
     concurrency: number,
   ) {
     this.limit = new Semaphore(concurrency);
+    this.queueLength = concurrency * 2;
     this.loop = new RoundLoop(
       async () => ((await this.leadership.holds('monitors')) ? this.startDueRuns() : MAX_SLEEP_MS),
       (error) => this.logger.error({ err: error }, 'monitor scheduler round failed'),
@@ -51,17 +53,22 @@ export class MonitorScheduler {
     this.loop.wake();
   }
 
-  /** Starts the due runs; returns how long to sleep before the next round. */
+  /**
+   * Starts the most overdue runs, keeping at most twice the concurrency started (running or
+   * waiting for a slot), so each round reads only a few rows; a finished run starts the next
+   * round. Returns how long to sleep before the next round.
+   */
   private async startDueRuns(): Promise<number> {
+    const free = this.queueLength - this.running.size;
+    if (free <= 0) return MAX_SLEEP_MS;
     const now = new Date();
     const due = await this.prisma.monitorState.findMany({
-      where: { nextRunAt: { lte: now }, monitor: { disabled: false } },
+      where: { nextRunAt: { lte: now }, monitor: { disabled: false }, monitorId: { notIn: [...this.running.keys()] } },
       select: { monitorId: true, nextRunAt: true },
       orderBy: { nextRunAt: 'asc' },
-      take: DUE_BATCH,
+      take: free,
     });
     for (const { monitorId, nextRunAt } of due) {
-      if (this.running.has(monitorId)) continue;
       const run = this.limit
         .run(() => this.runner.run(monitorId, nextRunAt.getTime()))
         .then((outcome) => this.record(outcome))
@@ -71,10 +78,11 @@ export class MonitorScheduler {
         })
         .finally(() => {
           this.running.delete(monitorId);
-          this.wake(); // its next run may be due before the current sleep ends
+          this.wake(); // more may be due, and its own next run may come before the current sleep ends
         });
       this.running.set(monitorId, run);
     }
+    if (due.length === free) return MAX_SLEEP_MS; // more may be due: finished runs wake the loop
     const upcoming = await this.prisma.monitorState.findFirst({
       where: { nextRunAt: { gt: now }, monitor: { disabled: false } },
       select: { nextRunAt: true },
