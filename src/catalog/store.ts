@@ -1,7 +1,7 @@
 // Persists the catalog in the relational store: one row per record (its JSON as served, its
 // position in list order) and one row per completed sync. A sync replaces every record in one
 // transaction, so readers see the old catalog or the new one, never a mix.
-import type { RelationalStore } from '../db/sqlite';
+import type { RelationalStore } from '../db/store';
 import type { ModelRecord } from './record';
 
 export type SourceKind = 'litellm' | 'fallback';
@@ -77,10 +77,10 @@ export async function readStoredCatalog(store: RelationalStore): Promise<StoredC
 }
 
 /**
- * The id of the newest sync, read directly (microseconds, unlike a Prisma query) so a running
- * server can notice cheaply that another process (the sync command) replaced the catalog.
+ * The id of the newest sync, read through the repository layer (cheap, unlike a Prisma query) so
+ * a running server can notice that another process (the sync command, another instance)
+ * replaced the catalog.
  */
-export function latestSyncId(store: RelationalStore): number | undefined {
-  const row = store.sqlite.prepare('SELECT max(id) AS id FROM catalog_syncs').get() as { id: number | null } | undefined;
-  return row?.id ?? undefined;
+export function latestSyncId(store: RelationalStore): Promise<number | undefined> {
+  return store.repository.catalog.latestSyncId();
 }

@@ -1,8 +1,9 @@
 // Background work of the monitors (running them, delivering notifications) must happen once per
 // deployment, even when several instances share one relational store. The scheduler and the
-// delivery worker only work while `holds(name)` says this instance leads for that job; a
-// lease in the relational store provides that across instances. One instance on its own
-// always leads.
+// delivery worker only work while `holds(name)` says this instance leads for that job; the
+// leases of the relational store (src/db/lease.ts) provide that across instances. One instance
+// on its own always leads.
+import type { Leases } from '../db/lease';
 
 export interface Leadership {
   /**
@@ -21,3 +22,27 @@ export const soleInstance: Leadership = {
   },
   async release() {},
 };
+
+/**
+ * Leadership through the relational store's leases, one per job. A lease is renewed when a
+ * round asks and its last renewal is a third of its lifetime old, so rounds (several a second
+ * when monitors are busy) cost no write each; when another instance holds it, this one waits.
+ */
+export function leaseLeadership(leases: Pick<Leases, 'acquire' | 'release'>, ttlMs = 30_000): Leadership {
+  const renewedAt = new Map<string, number>();
+  return {
+    async holds(name) {
+      const last = renewedAt.get(name);
+      if (last !== undefined && Date.now() - last < ttlMs / 3) return true;
+      const held = await leases.acquire(name, ttlMs);
+      if (held) renewedAt.set(name, Date.now());
+      else renewedAt.delete(name);
+      return held;
+    },
+    async release() {
+      const names = [...renewedAt.keys()];
+      renewedAt.clear();
+      for (const name of names) await leases.release(name);
+    },
+  };
+}

@@ -2,7 +2,7 @@
 // as its author could run it; listing keeps to monitors over datasets the caller may query.
 // Also the history of a monitor's alert transitions and its current status.
 import { datasetsWithCapability, type Principal, requireOrgCapability } from '../auth/principal';
-import type { PrismaClient } from '../db/sqlite';
+import type { PrismaClient } from '../db/store';
 import { DomainError, forbidden, invalidInput, notFound } from '../errors';
 import type { QueryService } from '../events/query-service';
 import { newMonitorId } from './ids';

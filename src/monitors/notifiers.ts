@@ -3,7 +3,7 @@
 // stored as given; every view masks the secrets.
 import type { Principal } from '../auth/principal';
 import { requireOrgCapability } from '../auth/principal';
-import type { PrismaClient } from '../db/sqlite';
+import type { PrismaClient } from '../db/store';
 import { invalidInput, notFound } from '../errors';
 import { newNotifierId } from './ids';
 import { type ChannelConfig, type ChannelName, maskedConfig, parseNotifierInput } from './notifier-definitions';

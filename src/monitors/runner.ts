@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { QueryResult } from '../apl';
 import type { Principal } from '../auth/principal';
-import type { PrismaClient } from '../db/sqlite';
+import type { PrismaClient } from '../db/store';
 import { DomainError } from '../errors';
 import type { QueryService } from '../events/query-service';
 import { type AlertChange, type AlertStates, advanceAlerts, alertName } from './alerts';

@@ -5,7 +5,7 @@
 // with the query time budget, so monitors never hold up ingest or user queries. The loop works
 // only while this instance leads the "monitors" job.
 import type { Logger } from 'pino';
-import type { PrismaClient } from '../db/sqlite';
+import type { PrismaClient } from '../db/store';
 import type { Leadership } from './leadership';
 import { RoundLoop } from './loop';
 import { Semaphore } from '../events/semaphore';

@@ -2,7 +2,7 @@
 // background scheduler and delivery worker, started and stopped with the server.
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import type { PrismaClient } from '../db/sqlite';
+import type { PrismaClient } from '../db/store';
 import type { QueryService } from '../events/query-service';
 import { createMailer, type Mailer } from './delivery/mailer';
 import { stopTemplateThread } from './delivery/template';

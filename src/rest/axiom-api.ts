@@ -10,6 +10,7 @@ import { datasetRoutesV1 } from './datasets-v1';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
+import { mapFieldRoutes } from './map-fields';
 import { monitorRoutes } from './monitors';
 import { notifierRoutes } from './notifiers';
 import { queryRoutes } from './query';
@@ -40,7 +41,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   });
   app.addHook('onRequest', async (request) => {
     request.errorStyle = 'axiom';
-    request.principal = services.auth.authenticate(credentialsFrom(headerReader(request)));
+    request.principal = await services.auth.authenticate(credentialsFrom(headerReader(request)));
   });
 
   // v1 paths are served both at /v1 and at /api/v1, as Axiom's clients use both.
@@ -51,6 +52,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
     await app.register(userRoutes, { ...options, prefix, version: 1 });
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });
+  await app.register(mapFieldRoutes, { ...options, prefix: '/v2' });
   await app.register(tokenRoutes, { ...options, prefix: '/v2' });
   await app.register(monitorRoutes, { ...options, prefix: '/v2' });
   await app.register(notifierRoutes, { ...options, prefix: '/v2' });

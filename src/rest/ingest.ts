@@ -76,7 +76,7 @@ export async function ingestRoutes(app: FastifyInstance, { services }: RouteOpti
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
 
   const ingest = async (request: FastifyRequest<{ Querystring: IngestQuery }>, datasetName: string) => {
-    const dataset = services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
+    const dataset = await services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     // Only the service keeps the body, and only while reading it (a batch can wait a while for
     // its dataset; the bytes need not wait with it).

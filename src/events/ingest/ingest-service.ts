@@ -85,6 +85,12 @@ interface BodyContext {
   parseTimeText: TimeLayoutParser | undefined;
   receivedAt: Date;
   receivedNs: bigint;
+  mapFields: ReadonlySet<string> | undefined;
+}
+
+/** Where ingest learns a dataset's map fields (objects under them are kept whole). */
+export interface MapFieldLookup {
+  namesOf(datasetId: string): Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -99,6 +105,7 @@ function prepareBody(body: Buffer, context: BodyContext): PreparedBatch {
     receivedNs: context.receivedNs,
     timestampField: options.timestampField,
     parseTimeText: context.parseTimeText,
+    ...(context.mapFields ? { mapFields: context.mapFields } : {}),
   });
   // No event can be larger than a body within the event limit; larger bodies measure events
   // whose size the format does not give (NDJSON lines measure themselves).
@@ -125,6 +132,7 @@ export class IngestService {
   constructor(
     private readonly events: DatasetEvents,
     private readonly store: EventStore,
+    private readonly mapFields?: MapFieldLookup,
   ) {}
 
   /** Ingests a request body. Unreadable bodies and oversized batches are refused whole. */
@@ -135,7 +143,8 @@ export class IngestService {
     const parseTimeText = compileTimestampFormat(options.timestampFormat);
     const decoded = await decodeBody(request.body, request.contentEncoding);
     const receivedNs = nanosecondsOf(receivedAt);
-    const batch = prepareBody(decoded, { format, options, parseTimeText, receivedAt, receivedNs });
+    const mapFields = await this.mapFields?.namesOf(dataset.id);
+    const batch = prepareBody(decoded, { format, options, parseTimeText, receivedAt, receivedNs, mapFields });
     return this.storeBatch(dataset, batch, receivedNs, decoded.length);
   }
 
@@ -150,7 +159,12 @@ export class IngestService {
     const labelled = options.labels ? (events as RawEvent[]).map((event) => withLabels(options.labels!, event)) : (events as RawEvent[]);
     const sizes = measureEventSizes(labelled);
     const receivedNs = nanosecondsOf(receivedAt);
-    const batch = prepareEvents(labelled, { receivedAt, receivedNs, timestampField: options.timestampField, parseTimeText }, sizes);
+    const mapFields = await this.mapFields?.namesOf(dataset.id);
+    const batch = prepareEvents(
+      labelled,
+      { receivedAt, receivedNs, timestampField: options.timestampField, parseTimeText, ...(mapFields ? { mapFields } : {}) },
+      sizes,
+    );
     return this.storeBatch(dataset, batch, receivedNs, sizes.reduce((sum, size) => sum + size, 0));
   }
 

@@ -6,7 +6,7 @@
 // "deliveries" job.
 import type { Logger } from 'pino';
 import type { MonitorsConfig } from '../../config';
-import type { PrismaClient } from '../../db/sqlite';
+import type { PrismaClient } from '../../db/store';
 import type { Leadership } from '../leadership';
 import { RoundLoop } from '../loop';
 import { Semaphore } from '../../events/semaphore';
