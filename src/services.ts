@@ -13,6 +13,7 @@ import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
 import { leaseLeadership } from './monitors/leadership';
 import { Monitoring } from './monitors/service';
+import { ShipperService } from './shippers/service';
 
 export interface Services extends EventServices {
   config: Config;
@@ -25,6 +26,7 @@ export interface Services extends EventServices {
   retention: RetentionSweeper;
   queries: QueryService;
   monitoring: Monitoring;
+  shippers: ShipperService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -43,9 +45,10 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
+  const shippers = new ShipperService(events.ingest, datasets, mapFields);
   const monitoring = new Monitoring(config, store.prisma, queries, logger, leaseLeadership(store.leases));
   monitoring.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, monitoring };
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers, monitoring };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

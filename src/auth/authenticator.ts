@@ -1,4 +1,5 @@
-// Resolves `Authorization: Bearer <token>` (and the organization header) to a Principal.
+// Resolves the token of a request (`Authorization: Bearer <token>`, or another scheme a route
+// accepts, see schemes.ts) and the organization header to a Principal.
 // This runs on every request, so it reads through the repository layer (a prepared statement
 // on SQLite, ~10 µs; one indexed query on PostgreSQL) rather than Prisma (~1 ms). Nothing is
 // cached: a token revoked or a membership changed through any instance is refused at once.
@@ -6,6 +7,7 @@ import type { Repository, TokenRow } from '../db/repository';
 import { forbidden, invalidInput, unauthenticated } from '../errors';
 import type { DatasetCapabilities, OrgCapabilities, Principal } from './principal';
 import { capabilitiesOfRole } from './roles';
+import { type AuthScheme, tokenFromAuthorization } from './schemes';
 import { hashTokenSecret } from './secrets';
 
 /** The request headers authentication looks at, already extracted by the adapter. */
@@ -13,6 +15,8 @@ export interface Credentials {
   authorization: string | undefined;
   /** `X-Axiom-Org-Id`, or `x-service-org-id` when the former is absent. */
   orgId: string | undefined;
+  /** Authorization schemes the route accepts (default: Bearer only). */
+  schemes?: readonly AuthScheme[];
 }
 
 /** Reads the credentials from any header source (Fastify's object or a Fetch `Headers`). */
@@ -27,11 +31,15 @@ export class Authenticator {
   constructor(private readonly repository: Repository) {}
 
   async authenticate(credentials: Credentials, now = Date.now()): Promise<Principal> {
-    const secret = bearerSecret(credentials.authorization);
+    return this.authenticateToken(tokenFromAuthorization(credentials.authorization, credentials.schemes), credentials.orgId, now);
+  }
+
+  /** The principal of a token secret already taken out of its header (doors with their own schemes). */
+  async authenticateToken(secret: string, orgId: string | undefined, now = Date.now()): Promise<Principal> {
     const token = await this.repository.tokens.bySecretHash(hashTokenSecret(secret));
     if (!token) throw unauthenticated('invalid API token');
     if (token.expiresAt !== null && token.expiresAt.getTime() <= now) throw unauthenticated('API token has expired');
-    return token.kind === 'personal' ? this.personalPrincipal(token, credentials.orgId) : apiPrincipal(token, credentials.orgId);
+    return token.kind === 'personal' ? this.personalPrincipal(token, orgId) : apiPrincipal(token, orgId);
   }
 
   private async personalPrincipal(token: TokenRow, requestedOrg: string | undefined): Promise<Principal> {
@@ -72,11 +80,4 @@ function apiPrincipal(token: TokenRow, requestedOrg: string | undefined): Princi
     datasetCapabilities: JSON.parse(token.datasetCapabilities) as DatasetCapabilities,
     orgCapabilities: JSON.parse(token.orgCapabilities) as OrgCapabilities,
   };
-}
-
-function bearerSecret(authorization: string | undefined): string {
-  if (!authorization) throw unauthenticated('missing Authorization header: send "Authorization: Bearer <token>"');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) throw unauthenticated('malformed Authorization header: expected "Bearer <token>"');
-  return match[1]!;
 }

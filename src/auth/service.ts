@@ -20,4 +20,9 @@ export class AuthService {
   authenticate(credentials: Credentials): Promise<Principal> {
     return this.authenticator.authenticate(credentials);
   }
+
+  /** As `authenticate`, for a token secret a door has already read from its own header scheme. */
+  authenticateToken(secret: string, orgId: string | undefined): Promise<Principal> {
+    return this.authenticator.authenticateToken(secret, orgId);
+  }
 }

@@ -6,6 +6,7 @@ import type {} from '@fastify/swagger'; // adds tags/summary to route schemas, f
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { credentialsFrom } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
+import type { AuthScheme } from '../auth/schemes';
 import { datasetRoutesV1 } from './datasets-v1';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
@@ -22,6 +23,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set for every route of the Axiom-compatible API. */
     principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Authorization schemes a route accepts besides Bearer (ingest routes take Basic too). */
+    authSchemes?: readonly AuthScheme[];
   }
 }
 
@@ -41,7 +46,8 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   });
   app.addHook('onRequest', async (request) => {
     request.errorStyle = 'axiom';
-    request.principal = await services.auth.authenticate(credentialsFrom(headerReader(request)));
+    const schemes = request.routeOptions.config.authSchemes;
+    request.principal = await services.auth.authenticate({ ...credentialsFrom(headerReader(request)), ...(schemes ? { schemes } : {}) });
   });
 
   // v1 paths are served both at /v1 and at /api/v1, as Axiom's clients use both.

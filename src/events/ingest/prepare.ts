@@ -293,7 +293,22 @@ export function eventTooLarge(size: number): string {
   return `event is ${size} bytes, more than the ${MAX_EVENT_BYTES} bytes an event may take`;
 }
 
+/** Big integers (nanosecond times, 64-bit counters from binary formats) count as their digits. */
+const bigintAsDigits = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+/** UTF-8 size of an event's JSON text. */
+export function measureEventSize(event: RawEvent): number {
+  let text: string;
+  try {
+    // Without a replacer JSON.stringify stays in native code; only bigints need the slow path.
+    text = JSON.stringify(event);
+  } catch {
+    text = JSON.stringify(event, bigintAsDigits);
+  }
+  return Buffer.byteLength(text);
+}
+
 /** UTF-8 size of each event's JSON text; only worth computing when the body could hold a large event. */
 export function measureEventSizes(events: RawEvent[]): number[] {
-  return events.map((event) => Buffer.byteLength(JSON.stringify(event)));
+  return events.map(measureEventSize);
 }
