@@ -14,6 +14,9 @@ const POSTGRES_SUITES = process.env.POSTGRES_TEST_SUITES?.split(',') ?? [
   'test/shared-objects/*.test.ts',
   'test/datasets/*.test.ts',
   'test/db/*.test.ts',
+  'test/monitors/api.test.ts',
+  'test/monitors/threshold.test.ts',
+  'test/monitors/instances.test.ts',
 ];
 
 export default defineConfig({

@@ -9,6 +9,13 @@ export const DEFAULT_CATALOG_SOURCE =
 const positiveInt = (fallback: number) =>
   z.coerce.number().int('must be a whole number').positive('must be greater than 0').default(fallback);
 
+const httpUrl = (fallback: string) =>
+  z
+    .string()
+    .regex(/^https?:\/\/[^/]/, 'must be an http:// or https:// URL')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .default(fallback);
+
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be at most 65535').default(8080),
@@ -27,6 +34,18 @@ const envSchema = z.object({
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587')
+    .optional(),
+  SMTP_FROM: z.string().min(3).default('eventdeck <alerts@localhost>'),
+  NOTIFIER_DENY_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  MONITOR_MINUTE_MS: positiveInt(60_000),
+  MONITOR_CONCURRENCY: positiveInt(2),
+  PAGERDUTY_EVENTS_URL: httpUrl('https://events.pagerduty.com/v2/enqueue'),
+  OPSGENIE_API_URL: httpUrl('https://api.opsgenie.com'),
+  OPSGENIE_EU_API_URL: httpUrl('https://api.eu.opsgenie.com'),
+  DISCORD_API_URL: httpUrl('https://discord.com/api/v10'),
 });
 
 export interface Config {
@@ -48,6 +67,20 @@ export interface Config {
   provisionedOrgsPerDay: number;
   tls: { cert: string; key: string } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  monitors: MonitorsConfig;
+}
+
+export interface MonitorsConfig {
+  /** How long one minute of monitor time lasts (intervals, ranges, delays); 60000 but in tests. */
+  minuteMs: number;
+  /** Monitor queries running at once. */
+  concurrency: number;
+  /** `smtp://` / `smtps://` URL of the mail server for email notifiers. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** Refuse notifier targets on loopback, private and link-local addresses. */
+  denyPrivateTargets: boolean;
+  endpoints: { pagerduty: string; opsgenie: string; opsgenieEu: string; discord: string };
 }
 
 export class ConfigError extends Error {
@@ -101,5 +134,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     provisionedOrgsPerDay: e.PROVISIONED_ORGS_PER_DAY,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
     logLevel: e.LOG_LEVEL,
+    monitors: {
+      minuteMs: e.MONITOR_MINUTE_MS,
+      concurrency: e.MONITOR_CONCURRENCY,
+      smtpUrl: e.SMTP_URL,
+      smtpFrom: e.SMTP_FROM,
+      denyPrivateTargets: e.NOTIFIER_DENY_PRIVATE === 'true',
+      endpoints: {
+        pagerduty: e.PAGERDUTY_EVENTS_URL,
+        opsgenie: e.OPSGENIE_API_URL,
+        opsgenieEu: e.OPSGENIE_EU_API_URL,
+        discord: e.DISCORD_API_URL,
+      },
+    },
   };
 }

@@ -18,6 +18,8 @@ import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-
 import { IdentityService } from './identity/service';
 import { createMetricsService, metricsDatasetStorage, openMetricsStore } from './metrics/open';
 import type { MetricsService } from './metrics/service';
+import { leaseLeadership } from './monitors/leadership';
+import { Monitoring } from './monitors/service';
 import { ShipperService } from './shippers/service';
 import { StarredQueryService } from './starred-queries/service';
 
@@ -38,6 +40,7 @@ export interface Services extends EventServices {
   views: ViewService;
   retention: RetentionSweeper;
   queries: QueryService;
+  monitoring: Monitoring;
   shippers: ShipperService;
   metrics: MetricsService;
 }
@@ -79,6 +82,8 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   retention.start();
   identity.start();
   const shippers = new ShipperService(events.ingest, datasets, mapFields);
+  const monitoring = new Monitoring(config, store.prisma, queries, logger, leaseLeadership(store.leases));
+  monitoring.start();
   return {
     config,
     logger,
@@ -96,6 +101,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
     views,
     retention,
     queries,
+    monitoring,
     shippers,
     metrics,
   };
@@ -112,6 +118,7 @@ function announceAdminToken(token: string, orgId: string) {
 /** Releases what the services hold, in reverse order of creation. */
 export async function closeServices(services: Services): Promise<void> {
   services.catalog.close();
+  await services.monitoring.stop();
   await services.retention.stop();
   await services.identity.stop();
   await closeEventServices(services);

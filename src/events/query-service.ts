@@ -57,6 +57,18 @@ const legacyRequestSchema = z.looseObject({
 
 export type AplQueryInput = z.input<typeof aplRequestSchema>;
 
+/** What a query would produce, known without running it (see `QueryService.describe`). */
+export interface QueryShape {
+  /** The datasets the query reads. */
+  datasets: string[];
+  /** Result columns with their APL types (`int`, `real`, `string`, `datetime`, ...). */
+  columns: { name: string; type: string }[];
+  /** Set when the query aggregates: its group-by columns and time bin column. */
+  aggregation?: { groupFields: string[]; timeBinField?: string };
+  /** True when the result rows are stored events (filtered, extended or projected). */
+  events: boolean;
+}
+
 /** One page of a dataset's events in time order, for cursor-paged clients (GraphQL). */
 export interface EventsPageRequest {
   dataset: string;
@@ -224,6 +236,30 @@ export class QueryService {
       if (annotations) result.annotations = annotations;
     }
     return result;
+  }
+
+  /**
+   * Checks an APL query as the principal would run it (syntax, datasets and their query
+   * capability, fields, types) without running it, and describes its result.
+   */
+  async describe(principal: Principal, apl: string): Promise<QueryShape> {
+    const prepared = await prepareQuery(parseQuery(apl), {}, this.deps(principal));
+    const { analyzed, columns } = prepared;
+    const nameOf = (id: string) => columns.find((column) => column.id === id)?.name ?? id;
+    const aggregation = analyzed.aggregation;
+    return {
+      datasets: analyzed.datasets,
+      columns: columns.filter((column) => !column.hidden).map((column) => ({ name: column.name, type: column.type })),
+      ...(aggregation
+        ? {
+            aggregation: {
+              groupFields: aggregation.groupIds.map(nameOf),
+              ...(aggregation.timeBin ? { timeBinField: nameOf(aggregation.timeBin.id) } : {}),
+            },
+          }
+        : {}),
+      events: analyzed.identity !== undefined,
+    };
   }
 
   /** Fills in what users set on fields (unit, description, hidden) from the registry, as it is now. */

@@ -17,4 +17,14 @@ export class Semaphore {
     if (next) next();
     else this.slots++;
   }
+
+  /** Runs `task` once a slot is free, and frees it after. */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
 }

@@ -14,5 +14,6 @@ import './views';
 import './queries';
 import './metrics';
 import './ingest';
+import './monitors';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -121,6 +121,13 @@ const queryView = (view: string): Need => (who) =>
   org('views', 'read')(who) || (who.caps.view?.[view]?.query?.includes('read') ?? false) || (who.caps.view?.['*']?.query?.includes('read') ?? false);
 /** The view the matrix reads through (over the `matrix` dataset). */
 const VIEW = 'matrix-view';
+/** A monitor's definition, as /v2/monitors takes it. */
+const MONITOR = { name: 'matrix count', type: 'Threshold', aplQuery: "['matrix'] | summarize count()", operator: 'Above', threshold: 1000, intervalMinutes: 60 };
+const notifierBody = (name = 'matrix hook') => ({ name, properties: { webhook: { url: 'https://hooks.example.test/matrix' } } });
+/** Monitors are seen by those who may read monitors and query what they read (here `matrix`). */
+const seeMonitor = (action: string): Need => all(org('monitors', action), ds('matrix', 'query', 'read'));
+const HISTORY_RANGE = `startTime=${encodeURIComponent('2020-01-01T00:00:00Z')}&endTime=${encodeURIComponent('2030-01-01T00:00:00Z')}`;
+
 /** The metrics dataset the matrix reads and writes (kind otel:metrics:v1). */
 const METRICS = 'matrix-metrics';
 
@@ -192,6 +199,18 @@ const make = {
     expect(created.status).toBe(200);
     return created.body.id as string;
   },
+  /** A threshold monitor over `matrix` (it never fires: the dataset holds a few events); its id. */
+  async monitor() {
+    const created = await asAdmin('/v2/monitors', json('POST', MONITOR));
+    expect(created.status).toBe(200);
+    return created.body.id as string;
+  },
+  /** A webhook notifier; its id. */
+  async notifier() {
+    const created = await asAdmin('/v2/notifiers', json('POST', notifierBody()));
+    expect(created.status).toBe(200);
+    return created.body.id as string;
+  },
   async provisioned() {
     const response = await call(server, '/v2/orgs/provision', { ...json('POST', {}), auth: false });
     expect(response.status).toBe(200);
@@ -213,6 +232,8 @@ const state = {
   org: async () => (await asAdmin(`/v2/orgs/${orgId}`)).body.name,
   orgCount: async () => server.app.services.store.prisma.organization.count(),
   views: async () => (await asAdmin('/v2/views')).body,
+  monitors: async () => (await asAdmin('/v2/monitors')).body,
+  notifiers: async () => (await asAdmin('/v2/notifiers')).body,
   virtualFields: async () => (await asAdmin('/v2/vfields?dataset=matrix')).body,
   claimed: async (id: string) => (await server.app.services.store.prisma.organization.findUniqueOrThrow({ where: { id } })).expiresAt === null,
 };
@@ -435,6 +456,37 @@ const REST: RestCase[] = [
   { method: 'DELETE', path: '/v2/views/{id}', allowed: all(org('views', 'delete'), queryView('x')), prepare: make.view, url: (id) => `/v2/views/${id}`, snapshot: state.views },
   // Reading through a view needs no right on the dataset underneath.
   { method: 'POST', path: '/v1/datasets/_apl', allowed: queryView(VIEW), url: () => '/v1/datasets/_apl?format=tabular', body: () => ({ apl: `['${VIEW}'] | count` }) },
+
+  // Monitors: the organization capability `monitors`, and querying what the monitor reads.
+  { method: 'GET', path: '/v2/monitors', allowed: org('monitors', 'read'), url: () => '/v2/monitors' },
+  { method: 'POST', path: '/v2/monitors', allowed: seeMonitor('create'), url: () => '/v2/monitors', body: () => MONITOR, snapshot: state.monitors },
+  { method: 'GET', path: '/v2/monitors/{id}', allowed: seeMonitor('read'), prepare: make.monitor, url: (id) => `/v2/monitors/${id}` },
+  {
+    method: 'PUT',
+    path: '/v2/monitors/{id}',
+    allowed: seeMonitor('update'),
+    prepare: make.monitor,
+    url: (id) => `/v2/monitors/${id}`,
+    body: () => ({ ...MONITOR, name: 'renamed' }),
+    snapshot: state.monitors,
+  },
+  { method: 'DELETE', path: '/v2/monitors/{id}', allowed: seeMonitor('delete'), prepare: make.monitor, url: (id) => `/v2/monitors/${id}`, snapshot: state.monitors },
+  { method: 'GET', path: '/v2/monitors/{id}/history', allowed: seeMonitor('read'), prepare: make.monitor, url: (id) => `/v2/monitors/${id}/history?${HISTORY_RANGE}` },
+  // Notifiers: the organization capability `notifiers`.
+  { method: 'GET', path: '/v2/notifiers', allowed: org('notifiers', 'read'), url: () => '/v2/notifiers' },
+  { method: 'POST', path: '/v2/notifiers', allowed: org('notifiers', 'create'), url: () => '/v2/notifiers', body: () => notifierBody(), snapshot: state.notifiers },
+  { method: 'GET', path: '/v2/notifiers/{id}', allowed: org('notifiers', 'read'), prepare: make.notifier, url: (id) => `/v2/notifiers/${id}` },
+  {
+    method: 'PUT',
+    path: '/v2/notifiers/{id}',
+    allowed: org('notifiers', 'update'),
+    prepare: make.notifier,
+    url: (id) => `/v2/notifiers/${id}`,
+    body: () => notifierBody('renamed'),
+    snapshot: state.notifiers,
+  },
+  { method: 'DELETE', path: '/v2/notifiers/{id}', allowed: org('notifiers', 'delete'), prepare: make.notifier, url: (id) => `/v2/notifiers/${id}`, snapshot: state.notifiers },
+  { method: 'GET', path: '/v2/notifiers/{id}/deliveries', allowed: org('notifiers', 'read'), prepare: make.notifier, url: (id) => `/v2/notifiers/${id}/deliveries` },
 
   { method: 'GET', path: '/v2/tokens', allowed: org('apiTokens', 'read'), url: () => '/v2/tokens' },
   { method: 'POST', path: '/v2/tokens', allowed: org('apiTokens', 'create'), url: () => '/v2/tokens', body: () => ({ name: unique('t') }), snapshot: state.list('/v2/tokens') },
@@ -927,6 +979,43 @@ const GRAPHQL: GraphQLCase[] = [
     snapshot: state.views,
   },
   { field: 'deleteView', allowed: all(org('views', 'delete'), queryView('x')), prepare: make.view, document: (id) => `mutation { deleteView(id: "${id}") }`, snapshot: state.views },
+
+  { field: 'monitors', allowed: org('monitors', 'read'), document: () => '{ monitors { edges { node { name } } } }' },
+  { field: 'monitor', allowed: seeMonitor('read'), prepare: make.monitor, document: (id) => `{ monitor(id: "${id}") { name } }` },
+  {
+    field: 'createMonitor',
+    allowed: seeMonitor('create'),
+    document: () => 'mutation($input: MonitorInput!) { createMonitor(input: $input) { id } }',
+    variables: () => ({ input: MONITOR }),
+    snapshot: state.monitors,
+  },
+  {
+    field: 'updateMonitor',
+    allowed: seeMonitor('update'),
+    prepare: make.monitor,
+    document: (id) => `mutation($input: MonitorInput!) { updateMonitor(id: "${id}", input: $input) { id } }`,
+    variables: () => ({ input: { ...MONITOR, name: 'renamed' } }),
+    snapshot: state.monitors,
+  },
+  { field: 'deleteMonitor', allowed: seeMonitor('delete'), prepare: make.monitor, document: (id) => `mutation { deleteMonitor(id: "${id}") }`, snapshot: state.monitors },
+  { field: 'notifiers', allowed: org('notifiers', 'read'), document: () => '{ notifiers { edges { node { name } } } }' },
+  { field: 'notifier', allowed: org('notifiers', 'read'), prepare: make.notifier, document: (id) => `{ notifier(id: "${id}") { name } }` },
+  {
+    field: 'createNotifier',
+    allowed: org('notifiers', 'create'),
+    document: () => 'mutation($input: NotifierInput!) { createNotifier(input: $input) { id } }',
+    variables: () => ({ input: notifierBody() }),
+    snapshot: state.notifiers,
+  },
+  {
+    field: 'updateNotifier',
+    allowed: org('notifiers', 'update'),
+    prepare: make.notifier,
+    document: (id) => `mutation($input: NotifierInput!) { updateNotifier(id: "${id}", input: $input) { id } }`,
+    variables: () => ({ input: notifierBody('renamed') }),
+    snapshot: state.notifiers,
+  },
+  { field: 'deleteNotifier', allowed: org('notifiers', 'delete'), prepare: make.notifier, document: (id) => `mutation { deleteNotifier(id: "${id}") }`, snapshot: state.notifiers },
   {
     field: 'createVirtualField',
     allowed: ds('matrix', 'virtualFields', 'create'),
