@@ -7,7 +7,7 @@ import { type EngineDeps, executeQuery } from './execution/execute';
 import type { QueryResult } from './execution/result';
 import type { Assignment, Expr, LiteralValue, Operator, Query, SortKey } from './syntax/ast';
 import { START } from './syntax/position';
-import { parseExpression } from './syntax/parser';
+import { balancedChain, parseExpression } from './syntax/parser';
 import { parseDuration } from './time';
 import { type Entry, type Timeseries, toMatches, toTimeseries } from './wire';
 
@@ -73,7 +73,7 @@ export function filterToExpr(filter: LegacyFilter): Expr {
   const children = filter.children ?? [];
   if (op === 'and' || op === 'or') {
     if (children.length === 0) return literalOf(op === 'and');
-    return children.map(filterToExpr).reduce((left, right) => binary(op, left, right));
+    return balancedChain(op, children.map(filterToExpr), children.slice(1).map(() => pos));
   }
   if (op === 'not') {
     if (children.length !== 1) throw invalidInput('a "not" filter needs exactly one child');
@@ -187,7 +187,7 @@ function withRequestVirtualFields(dataset: string, request: LegacyQueryRequest, 
     if (typeof field?.alias !== 'string' || field.alias === '' || typeof field.expr !== 'string') {
       throw invalidInput(`virtualFields[${index}] needs an "alias" and an "expr"`);
     }
-    parseExpression(field.expr); // a syntax error is the request's, with its position
+    parseExpression(field.expr, deps.limits); // a syntax error is the request's, with its position
     return { name: field.alias, expression: field.expr, strict: true };
   });
   if (fields.length === 0) return deps;
@@ -217,10 +217,10 @@ export async function executeLegacyQuery(dataset: string, request: LegacyQueryRe
   }
   // The request's limit counts groups: it applies to the totals, not to groups times buckets.
   const { limit: _groups, ...seriesOptions } = options;
-  const [series, totals] = await Promise.all([
-    executeQuery(legacyToQuery(dataset, request, true), seriesOptions, deps),
-    executeQuery(legacyToQuery(dataset, request, false), options, deps),
-  ]);
+  // Both translations first: a request refused by one must not leave the other running unwatched.
+  const seriesQuery = legacyToQuery(dataset, request, true);
+  const totalsQuery = legacyToQuery(dataset, request, false);
+  const [series, totals] = await Promise.all([executeQuery(seriesQuery, seriesOptions, deps), executeQuery(totalsQuery, options, deps)]);
   return {
     format: 'legacy',
     status: { ...totals.status, elapsedTime: Math.max(series.status.elapsedTime, totals.status.elapsedTime) },

@@ -5,6 +5,8 @@ import type { Services } from '../services';
 export interface GraphQLContext {
   services: Services;
   request: Request;
+  /** Aborts when the request passes GRAPHQL_TIMEOUT_MS; resolvers hand it to queries. */
+  signal: AbortSignal;
   /**
    * The caller, authenticated from the request headers and evaluated in the organization the
    * request names: catalog fields are public and never ask; everything about events, datasets,
@@ -39,6 +41,7 @@ export async function createContext(services: Services, request: Request): Promi
   return {
     services,
     request,
+    signal: AbortSignal.timeout(services.config.graphql.timeoutMs),
     principal: () => unwrap(principal),
     identity: () => unwrap(identity),
   };

@@ -52,7 +52,7 @@ builder.queryFields((t) => ({
       // Resolving first gives the usual 404/403 and refuses datasets that hold events.
       await context.services.metrics.resolve(principal, args.dataset, 'query');
       const body = restBody({ mpl: args.mpl, startTime: args.startTime, endTime: args.endTime, params: args.params });
-      return context.services.metrics.query(principal, body, {}, { dataset: args.dataset });
+      return context.services.metrics.query(principal, body, {}, { dataset: args.dataset, signal: context.signal });
     },
   }),
 }));

@@ -29,6 +29,12 @@ export async function openMetricsStore(config: Config): Promise<MetricsStore> {
   return MetricsStore.open(config.metricsDuckdbPath);
 }
 
-export function createMetricsService(config: Config, datasets: DatasetService, store: MetricsStore, ingest: Pick<IngestService, 'decode'>): MetricsService {
-  return new MetricsService(datasets, store, { queryTimeoutMs: config.queryTimeoutMs, decode: (request) => ingest.decode(request) });
+export function createMetricsService(config: Config, datasets: DatasetService, store: MetricsStore, ingest: Pick<IngestService, 'decode' | 'inTurn'>): MetricsService {
+  return new MetricsService(datasets, store, {
+    queryTimeoutMs: config.queryTimeoutMs,
+    maxQueryBytes: config.apl.maxQueryBytes,
+    maxResultBytes: config.queryMaxResultBytes,
+    decode: (request) => ingest.decode(request),
+    inTurn: (caller, work) => ingest.inTurn(caller, work),
+  });
 }

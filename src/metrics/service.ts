@@ -34,8 +34,14 @@ const findBodySchema = z.object({
 
 export interface MetricsServiceOptions {
   queryTimeoutMs: number;
+  /** Longest MPL text, in bytes (the APL limit). */
+  maxQueryBytes: number;
+  /** Largest answer a query may read (bytes of its values). */
+  maxResultBytes: number;
   /** Undoes a body's Content-Encoding within the ingest limits (the ingest service's own). */
   decode(request: Pick<IngestBody, 'body' | 'contentEncoding'>): Promise<Buffer>;
+  /** Runs work in one of the caller's ingest turns, shared with every other ingest door. */
+  inTurn<T>(caller: string, work: () => Promise<T>): Promise<T>;
 }
 
 /** The most points one export request may carry (a larger one is refused whole, 413). */
@@ -82,15 +88,18 @@ export class MetricsService {
     const name = datasetName || soleIngestDataset(principal);
     if (!name) throw invalidInput('name the metrics dataset in the X-Axiom-Metrics-Dataset header');
     const dataset = await this.resolve(principal, name, 'ingest');
-    const decoded = await this.options.decode(request);
-    let mapped: ReturnType<typeof readMetrics>;
-    try {
-      mapped = readMetrics(decoded, encoding, MAX_POINTS_PER_REQUEST);
-    } catch (error) {
-      if (error instanceof DomainError) throw error;
-      throw invalidInput(`request body is not an OTLP metrics export this server can read: ${(error as Error).message}`);
-    }
-    if (mapped.series.length > 0) await this.write(dataset, mapped.series);
+    const mapped = await this.options.inTurn(principal.tokenId, async () => {
+      const decoded = await this.options.decode(request);
+      let read: ReturnType<typeof readMetrics>;
+      try {
+        read = readMetrics(decoded, encoding, MAX_POINTS_PER_REQUEST);
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        throw invalidInput(`request body is not an OTLP metrics export this server can read: ${(error as Error).message}`);
+      }
+      if (read.series.length > 0) await this.write(dataset, read.series);
+      return read;
+    });
     if (mapped.rejected === 0) return undefined;
     return { rejected: mapped.rejected, errorMessage: `${mapped.rejected} data points were not stored; the first: ${mapped.firstError}` };
   }
@@ -119,10 +128,16 @@ export class MetricsService {
    * Runs an MPL request body; `params` from the query string join those of the body. With
    * `dataset`, the query must read that dataset.
    */
-  async query(principal: Principal, body: unknown, queryParams: Record<string, string> = {}, options: { dataset?: string; nowMs?: number } = {}): Promise<MetricsAnswer> {
+  async query(
+    principal: Principal,
+    body: unknown,
+    queryParams: Record<string, string> = {},
+    options: { dataset?: string; nowMs?: number; signal?: AbortSignal } = {},
+  ): Promise<MetricsAnswer> {
     const input = parseInput(queryBodySchema, body ?? {});
     const mpl = input.mpl ?? input.apl;
     if (mpl === undefined) throw invalidInput('invalid request body: mpl: is required');
+    if (Buffer.byteLength(mpl) > this.options.maxQueryBytes) throw invalidInput(`the query is longer than ${this.options.maxQueryBytes} bytes`);
     const request: MplRequest = { mpl, startTime: input.startTime, endTime: input.endTime, params: { ...queryParams, ...input.params } };
     return executeMpl(request, {
       resolveDataset: async (name) => {
@@ -131,7 +146,11 @@ export class MetricsService {
       },
       run: async (sql, timeoutMs) => {
         try {
-          const result = await this.store.query(sql.sql, sql.params, { timeoutMs });
+          const result = await this.store.query(sql.sql, sql.params, {
+            timeoutMs,
+            maxResultBytes: this.options.maxResultBytes,
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
           return result.rows.map(([tags, ts, vs]) => ({ tags, ts, vs }) as SeriesRow);
         } catch (error) {
           throw inputErrorOf(error);

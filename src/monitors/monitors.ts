@@ -3,7 +3,7 @@
 // Also the history of a monitor's alert transitions and its current status.
 import { datasetsWithCapability, type Principal, requireOrgCapability } from '../auth/principal';
 import type { PrismaClient } from '../db/store';
-import { DomainError, forbidden, invalidInput, notFound } from '../errors';
+import { DomainError, invalidInput, notFound } from '../errors';
 import type { QueryService } from '../events/query-service';
 import { newMonitorId } from './ids';
 import { checkQueryShape, type MonitorDefinition, type MonitorType, type Operator, parseMonitorInput } from './monitor-definitions';
@@ -142,7 +142,8 @@ export class MonitorService {
     const row = await this.prisma.monitor.findFirst({ where: { id, orgId: principal.orgId } });
     if (!row) throw notFound(`monitor "${id}" not found`);
     const monitor = monitorRecord(row);
-    if (!this.canQuery(principal, monitor)) throw forbidden(`token lacks the query:read capability on a dataset monitor "${id}" reads`);
+    // A monitor over data the caller may not query is hidden, as from the list: the same 404.
+    if (!this.canQuery(principal, monitor)) throw notFound(`monitor "${id}" not found`);
     return monitor;
   }
 

@@ -216,16 +216,17 @@ describe('monitors', () => {
     const ids = listed.body.map((monitor: { id: string }) => monitor.id);
     expect(ids).toContain(onA.id);
     expect(ids).not.toContain(onB.id);
-    expect((await client.api(`/v2/monitors/${onB.id}`, 'GET', undefined, reader)).status).toBe(403);
+    expect((await client.api(`/v2/monitors/${onB.id}`, 'GET', undefined, reader)).status).toBe(404);
     const write = await client.api('/v2/monitors', 'POST', threshold('api-a'), reader);
     expect(write.status).toBe(403);
     expect(write.body.message).toMatch(/monitors:create/);
     // Creating needs query rights on the datasets the query reads.
     const writer = await token({ datasetCapabilities: { 'api-a': { query: ['read'] } }, orgCapabilities: { monitors: ['create', 'read'] } });
     expect((await client.api('/v2/monitors', 'POST', threshold('api-a'), writer)).status).toBe(200);
+    // A dataset the token holds nothing on is hidden: the same answer as for a missing one.
     const denied = await client.api('/v2/monitors', 'POST', threshold('api-b'), writer);
-    expect(denied.status).toBe(403);
-    expect(denied.body.message).toMatch(/query:read/);
+    expect(denied.status).toBe(400);
+    expect(denied.body.message).toMatch(/aplQuery: dataset "api-b" not found/);
     const none = await token({ datasetCapabilities: { '*': { query: ['read'] } } });
     expect((await client.api('/v2/monitors', 'GET', undefined, none)).status).toBe(403);
   });

@@ -102,13 +102,16 @@ export class MetricsStore {
   private readonly datasets = new Map<string, DatasetState>();
   private readonly lock = new KeyedLock();
   private closing: Promise<void> | undefined;
+  readonly queries: QueryRunner;
 
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly databasePath: string,
     private readonly writers: ConnectionPool,
-    readonly queries: QueryRunner,
-  ) {}
+    private readonly readers: ConnectionPool,
+  ) {
+    this.queries = new QueryRunner((task) => this.readers.use(task));
+  }
 
   static async open(databasePath: string, options: MetricsStoreOptions = {}): Promise<MetricsStore> {
     const instance = await openDuckDB(databasePath, options);
@@ -116,7 +119,7 @@ export class MetricsStore {
       instance,
       databasePath,
       new ConnectionPool(instance, 2),
-      new QueryRunner(new ConnectionPool(instance, options.readConnections ?? 4)),
+      new ConnectionPool(instance, options.readConnections ?? 4),
     );
     await store.load();
     return store;
@@ -319,8 +322,8 @@ export class MetricsStore {
       try {
         await this.checkpoint();
       } finally {
-        this.queries.close();
-        this.writers.close();
+        await this.readers.close();
+        await this.writers.close();
         this.instance.closeSync();
       }
     })();
