@@ -6,10 +6,9 @@
 // dataset's 404 where the server hides datasets the caller holds nothing on) otherwise, and a
 // refused write must leave the store as it was. Two more tests check that the matrix covers
 // every route of /openapi.json and every field of the GraphQL schema.
-import { readFileSync } from 'node:fs';
-import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { otlpGaugeBody } from '../helpers/otlp-metrics';
 import { addMember, adminOrg, apiToken, call, json } from '../helpers/teams';
 
 // ---------------------------------------------------------------------------------------------
@@ -725,18 +724,6 @@ async function metricsState() {
   return (await asAdmin('/v1/query/_mpl', json('POST', { mpl: `\`${METRICS}\`:hits | align to 1h using sum`, ...metricsRange() }))).body;
 }
 
-/** One OTLP gauge point in protobuf, built from the .proto files the server reads. */
-function otlpMetricsBody(): Uint8Array<ArrayBuffer> {
-  const root = new protobuf.Root();
-  for (const file of ['common.proto', 'metrics.proto']) {
-    protobuf.parse(readFileSync(new URL(`../../src/shippers/otlp/proto/${file}`, import.meta.url), 'utf8'), root, { keepCase: false });
-  }
-  const request = root.resolveAll().lookupType('opentelemetry.proto.metrics.v1.ExportMetricsServiceRequest');
-  const point = { timeUnixNano: String(BigInt(Date.now()) * 1_000_000n), asDouble: 1 };
-  const message = request.fromObject({ resourceMetrics: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'matrix' } }] }, scopeMetrics: [{ metrics: [{ name: 'hits', gauge: { dataPoints: [point] } }] }] }] });
-  return new Uint8Array(request.encode(message).finish());
-}
-
 /** Metrics: MPL queries and discovery need `query:read` on the metrics dataset, OTLP export `ingest:create`. */
 function metricsRoutes(prefix: string): RestCase[] {
   const mpl = () => ({ mpl: `\`${METRICS}\`:hits | align to 1h using sum`, ...metricsRange() });
@@ -769,7 +756,7 @@ function metricsIngestRoute(): RestCase {
   allowed: ds(METRICS, 'ingest', 'create'),
   datasetScoped: true,
   url: () => '/v1/metrics',
-  raw: () => ({ contentType: 'application/x-protobuf', text: otlpMetricsBody() }),
+  raw: () => ({ contentType: 'application/x-protobuf', text: otlpGaugeBody('hits', 1, 'matrix') }),
   headers: () => ({ 'x-axiom-metrics-dataset': METRICS }),
   snapshot: metricsState,
   };
@@ -1061,7 +1048,7 @@ beforeAll(async () => {
   expect((await asAdmin('/v2/datasets', json('POST', { name: 'matrix' }))).status).toBe(200);
   expect((await asAdmin('/v1/datasets/matrix/ingest', json('POST', [{ a: 1 }]))).status).toBe(200);
   expect((await asAdmin('/v2/datasets', json('POST', { name: METRICS, kind: 'otel:metrics:v1' }))).status).toBe(200);
-  const point = await asAdmin('/v1/metrics', { method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'x-axiom-metrics-dataset': METRICS }, body: otlpMetricsBody() });
+  const point = await asAdmin('/v1/metrics', { method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'x-axiom-metrics-dataset': METRICS }, body: otlpGaugeBody('hits', 1, 'matrix') });
   expect(point.status).toBe(200);
   const view = await asAdmin('/v2/views', json('POST', { name: VIEW, aplQuery: "['matrix'] | project a" }));
   expect(view.status).toBe(200);

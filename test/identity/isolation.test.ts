@@ -1,8 +1,9 @@
-// Two organizations on one server: the same dataset name holds two sets of events, every object
-// of one is invisible from the other (lists leave it out, its id is not found), and tokens of
-// one do nothing in the other.
+// Two organizations on one server: the same dataset name holds two sets of events (and two sets
+// of metric points), every object of one is invisible from the other (lists leave it out, its id
+// is not found), and tokens of one do nothing in the other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { otlpGaugeBody } from '../helpers/otlp-metrics';
 import { addMember, adminOrg, apiToken, call, json, type Member } from '../helpers/teams';
 
 let server: TestServer;
@@ -39,6 +40,9 @@ beforeAll(async () => {
   expect((await call(server, '/v2/dashboards', asB(json('POST', { uid: 'b-board', dashboard: boardDocument() })))).status).toBe(201);
   ids.view = (await call(server, '/v2/views', asB(json('POST', { name: 'b-view', aplQuery: "['events'] | where n > 5" })))).body.id;
   ids.virtualField = (await call(server, '/v2/vfields', asB(json('POST', { dataset: 'events', name: 'b_doubled', expression: 'n * 2' })))).body.id;
+  ids.notifier = (await call(server, '/v2/notifiers', asB(json('POST', { name: 'b hook', properties: { webhook: { url: 'https://hooks.example.test/b' } } })))).body.id;
+  ids.monitor = (await call(server, '/v2/monitors', asB(json('POST', { ...monitorDocument('b'), notifierIds: [ids.notifier] })))).body.id;
+  expect((await call(server, '/v2/datasets', asB(json('POST', { name: 'b-metrics', kind: 'otel:metrics:v1' })))).status).toBe(200);
   // And in A.
   await call(server, '/v2/annotations', json('POST', { type: 'deploy', title: 'a', datasets: ['events'] }));
   await call(server, '/v2/apl-starred-queries', json('POST', { name: 'a', dataset: 'events', query: { apl: "['events']" } }));
@@ -48,9 +52,23 @@ beforeAll(async () => {
   await call(server, '/v2/dashboards', json('POST', { uid: 'a-board', dashboard: boardDocument() }));
   await call(server, '/v2/views', json('POST', { name: 'a-view', aplQuery: "['events']" }));
   await call(server, '/v2/vfields', json('POST', { dataset: 'events', name: 'a_doubled', expression: 'n * 2' }));
+  await call(server, '/v2/notifiers', json('POST', { name: 'a hook', properties: { webhook: { url: 'https://hooks.example.test/a' } } }));
+  await call(server, '/v2/monitors', json('POST', monitorDocument('a')));
+  // A metrics dataset of the same name in both, each with its own point.
+  for (const [auth, value] of [[undefined, 1], [ownerB.token, 7]] as const) {
+    const as = auth ? { auth } : {};
+    expect((await call(server, '/v2/datasets', { ...json('POST', { name: 'metrics', kind: 'otel:metrics:v1' }), ...as })).status).toBe(200);
+    const body = otlpGaugeBody('load', value);
+    const sent = await call(server, '/v1/metrics', { method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'x-axiom-metrics-dataset': 'metrics' }, body, ...as });
+    expect(sent.status).toBe(200);
+  }
   for (const id of Object.values(ids)) expect(id).toBeTruthy();
 });
 afterAll(() => server.close());
+
+function monitorDocument(name: string) {
+  return { name, type: 'Threshold', aplQuery: "['events'] | summarize count()", operator: 'Above', threshold: 1000, intervalMinutes: 60 };
+}
 
 function boardDocument() {
   return { name: 'B', owner: 'X-AXIOM-EVERYONE', charts: [], layout: [], refreshTime: 60, schemaVersion: 2, timeWindowStart: 'qr-now-1h', timeWindowEnd: 'qr-now' };
@@ -88,10 +106,13 @@ describe('two organizations', () => {
       ['/v2/orgs', 'id'],
       ['/v2/views', 'id'],
       ['/v2/vfields?dataset=events', 'id'],
+      ['/v2/monitors', 'id'],
+      ['/v2/notifiers', 'id'],
+      ['/v2/datasets', 'name'],
     ] as const) {
       const listed: string[] = (await call(server, path)).body.map((item: Record<string, string>) => item[key]);
       expect(listed.length, path).toBeGreaterThan(0);
-      const foreign = new Set([...Object.values(ids), 'b-board', orgB]);
+      const foreign = new Set([...Object.values(ids), 'b-board', orgB, 'b-metrics']);
       expect(listed.filter((id) => foreign.has(id)), path).toEqual([]);
       // The same list in B does hold B's object.
       const inB: string[] = (await call(server, path, asB())).body.map((item: Record<string, string>) => item[key]);
@@ -130,6 +151,16 @@ describe('two organizations', () => {
       ['GET', `/v2/vfields/${ids.virtualField}`],
       ['PUT', `/v2/vfields/${ids.virtualField}`, { dataset: 'events', name: 'b_doubled', expression: 'n * 100' }],
       ['DELETE', `/v2/vfields/${ids.virtualField}`],
+      ['GET', `/v2/monitors/${ids.monitor}`],
+      ['PUT', `/v2/monitors/${ids.monitor}`, monitorDocument('taken over')],
+      ['DELETE', `/v2/monitors/${ids.monitor}`],
+      ['GET', `/v2/monitors/${ids.monitor}/history?startTime=2020-01-01T00:00:00Z&endTime=2030-01-01T00:00:00Z`],
+      ['GET', `/v2/notifiers/${ids.notifier}`],
+      ['PUT', `/v2/notifiers/${ids.notifier}`, { name: 'taken over', properties: { webhook: { url: 'https://hooks.example.test/x' } } }],
+      ['DELETE', `/v2/notifiers/${ids.notifier}`],
+      ['GET', `/v2/notifiers/${ids.notifier}/deliveries`],
+      ['GET', '/v2/datasets/b-metrics'],
+      ['GET', `/v1/query/metrics/info/datasets/b-metrics/metrics?start=now-1d&end=now`],
     ];
     for (const [method, path, body] of cases) {
       const response = await call(server, path, body === undefined ? { method } : json(method, body));
@@ -146,6 +177,24 @@ describe('two organizations', () => {
     expect((await call(server, `/v2/orgs/${orgB}`, asB())).body.name).toBe('Org B');
     expect((await call(server, `/v2/views/${ids.view}`, asB())).body.aplQuery).toBe("['events'] | where n > 5");
     expect((await call(server, `/v2/vfields/${ids.virtualField}`, asB())).body.expression).toBe('n * 2');
+    const monitor = (await call(server, `/v2/monitors/${ids.monitor}`, asB())).body;
+    expect([monitor.name, monitor.notifierIds]).toEqual(['b', [ids.notifier]]);
+    expect((await call(server, `/v2/notifiers/${ids.notifier}`, asB())).body.name).toBe('b hook');
+  });
+
+  it('keep metrics apart under the same dataset name, and refuse the other organization\'s notifiers', async () => {
+    const mpl = (query: string, auth?: string) =>
+      call(server, '/v1/query/_mpl', { ...json('POST', { mpl: query, startTime: 'now-1d', endTime: 'now+1h' }), ...(auth ? { auth } : {}) });
+    const values = (answer: { body: { series: { data: (number | null)[] }[] } }) => answer.body.series.flatMap((series) => series.data.filter((v) => v !== null));
+    const inA = await mpl('metrics:load | align to 1d using max');
+    expect(inA.status).toBe(200);
+    expect(values(inA)).toEqual([1]);
+    expect(values(await mpl('metrics:load | align to 1d using max', ownerB.token))).toEqual([7]);
+    expect((await mpl('`b-metrics`:load | align to 1d using max')).status).toBe(404);
+    // A monitor of A cannot notify through B's notifier.
+    const borrowed = await call(server, '/v2/monitors', json('POST', { ...monitorDocument('borrow'), notifierIds: [ids.notifier] }));
+    expect(borrowed.status).toBe(400);
+    expect(borrowed.body.message).toMatch(/no notifier .* in this organization/);
   });
 
   it('resolve view and virtual field names within the organization only', async () => {
