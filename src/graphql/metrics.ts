@@ -1,5 +1,6 @@
 // GraphQL over metrics: `metrics(dataset, mpl, startTime, endTime)` runs an MPL query on a
 // metrics dataset through the same service as POST /v1/query/_mpl and returns its series typed.
+import { MAX_SERIES } from '../metrics/mpl/execution/execute';
 import type { MetricsAnswer, MetricsMetadata, MetricsSeries } from '../metrics/mpl/execution/result';
 import { builder } from './builder';
 import { restBody } from './rest-body';
@@ -32,7 +33,8 @@ const MetricsResultRef = builder.objectRef<MetricsAnswer>('MetricsResult').imple
   description: 'The answer of an MPL query, as POST /v1/query/_mpl gives it',
   fields: (t) => ({
     metadata: t.field({ type: MetricsMetadataRef, resolve: (answer) => answer.metadata }),
-    series: t.field({ type: [MetricsSeriesRef], resolve: (answer) => answer.series }),
+    // The GraphQL cost limit counts an answer's series at their most.
+    series: t.field({ type: [MetricsSeriesRef], extensions: { maxItems: MAX_SERIES }, resolve: (answer) => answer.series }),
   }),
 });
 
