@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { notFound } from '../errors';
 import type { PreparedBatch } from './ingest/prepare';
+import { requireEventsDataset } from './datasets';
 import { KeyedLock } from './keyed-lock';
 import { SYSTEM_STORED_FIELDS } from './layout';
 import type { DatasetRef, FieldRegistry } from './schema/field-registry';
@@ -79,6 +80,7 @@ export class DatasetEvents {
 
   /** Stores a prepared batch in one transaction; events past the field limit fail alone. */
   write(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
+    requireEventsDataset(dataset);
     return this.lock.run(dataset.tableName, async () => {
       // Another instance sharing the store may change the table's layout between planning and
       // writing (the lock is per instance); the store notices and the batch is planned again.

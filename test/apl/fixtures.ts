@@ -11,7 +11,7 @@ import { createClickHouseRunner } from '../../src/apl/execution/clickhouse-runne
 import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
 import type { ClickHouseExecutor } from '../../src/events/clickhouse/executor';
 import {
-  CLICKHOUSE_TYPE_OF,
+  clickhouseTypeOf,
   columnIdentifier,
   dateTime64Text,
   physicalColumn,
@@ -21,13 +21,13 @@ import {
 import { escapeText } from '../../src/events/clickhouse/tsv';
 import {
   type DatasetSchema,
-  DUCKDB_TYPE_OF,
+  duckdbTypeOf,
   type FieldType,
   quoteIdentifier,
   type StoredField,
   SYSTEM_STORED_FIELDS,
 } from '../../src/events/layout';
-import { createDuckDBRunner, type EngineDeps, executeApl, type AplRequest, type QueryResult } from '../../src/apl';
+import { createDuckDBRunner, datasetNamesOf, type EngineDeps, executeApl, type AplRequest, parseQuery, type QueryResult } from '../../src/apl';
 import { parseDateTime } from '../../src/apl/time';
 
 export interface TestEvent {
@@ -47,6 +47,8 @@ export interface TestDatabase {
   /** The ClickHouse executor on chdb. */
   clickhouse?: ClickHouseExecutor;
   datasets: Map<string, DatasetSchema>;
+  /** Views by name: their APL, read over `datasets` (a view's own datasets are not checked). */
+  views: Map<string, string>;
   deps: EngineDeps;
   query(apl: string, request?: Omit<AplRequest, 'apl'>): Promise<QueryResult>;
   /** Rows of the first table as objects keyed by field name. */
@@ -63,25 +65,39 @@ export interface TestDatabase {
 let nextRowId = 1n;
 let nextTable = 0;
 
-export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<TestDatabase> {
-  if (ON_CHDB) return createChdbDatabase(now);
-  const instance = await DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
-  const datasets = new Map<string, DatasetSchema>();
-  const deps: EngineDeps = {
+/** The engine over the test's datasets and views (a view's own datasets are not checked). */
+function engineDeps(datasets: Map<string, DatasetSchema>, views: Map<string, string>, now: string, engine: Pick<EngineDeps, 'runner' | 'dialect'>): EngineDeps {
+  return {
     resolveDatasets: async (names) => names.flatMap((name) => (datasets.has(name) ? [datasets.get(name)!] : [])),
+    resolveViews: async (names) =>
+      names.flatMap((name) => {
+        const apl = views.get(name);
+        if (apl === undefined) return [];
+        const query = parseQuery(apl);
+        return [{ name, query, datasets: datasetNamesOf(query).flatMap((read) => (datasets.has(read) ? [datasets.get(read)!] : [])) }];
+      }),
     listDatasets: async () => [...datasets.keys()],
-    runner: createDuckDBRunner(instance),
+    ...engine,
     maxQueryRows: 65_000,
     queryTimeoutMs: 30_000,
     cursorKey: 'test-cursor-key',
     now: () => parseDateTime(now)!,
   };
+}
+
+export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<TestDatabase> {
+  if (ON_CHDB) return createChdbDatabase(now);
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  const datasets = new Map<string, DatasetSchema>();
+  const views = new Map<string, string>();
+  const deps = engineDeps(datasets, views, now, { runner: createDuckDBRunner(instance) });
   const query = (apl: string, request: Omit<AplRequest, 'apl'> = {}) => executeApl({ apl, ...request }, deps);
   return {
     instance,
     connection,
     datasets,
+    views,
     deps,
     query,
     async rows(apl, request) {
@@ -111,22 +127,15 @@ async function createChdbDatabase(now: string): Promise<TestDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-chdb-'));
   const executor = await ChdbExecutor.open(dir, { ...CLICKHOUSE_QUERY_SETTINGS, mutations_sync: 2, lightweight_deletes_sync: 2 });
   const datasets = new Map<string, DatasetSchema>();
-  const deps: EngineDeps = {
-    resolveDatasets: async (names) => names.flatMap((name) => (datasets.has(name) ? [datasets.get(name)!] : [])),
-    listDatasets: async () => [...datasets.keys()],
-    runner: createClickHouseRunner(executor),
-    dialect: clickhouseDialect,
-    maxQueryRows: 65_000,
-    queryTimeoutMs: 30_000,
-    cursorKey: 'test-cursor-key',
-    now: () => parseDateTime(now)!,
-  };
+  const views = new Map<string, string>();
+  const deps = engineDeps(datasets, views, now, { runner: createClickHouseRunner(executor), dialect: clickhouseDialect });
   const query = (apl: string, request: Omit<AplRequest, 'apl'> = {}) => executeApl({ apl, ...request }, deps);
   return {
     instance: undefined as never,
     connection: undefined as never,
     clickhouse: executor,
     datasets,
+    views,
     deps,
     query,
     async rows(apl, request) {
@@ -169,7 +178,7 @@ function clickhouseText(value: unknown, type: FieldType): string {
 
 async function addClickHouseDataset(executor: ClickHouseExecutor, schema: DatasetSchema, events: TestEvent[]): Promise<void> {
   const userFields = schema.fields.slice(SYSTEM_STORED_FIELDS.length);
-  const columns = userFields.map((field) => `${columnIdentifier(field.column)} ${CLICKHOUSE_TYPE_OF[field.type]}`);
+  const columns = userFields.map((field) => `${columnIdentifier(field.column)} ${clickhouseTypeOf(field.type)}`);
   await executor.command(
     `CREATE TABLE ${quoteClickHouse(schema.table)} (${[SYSTEM_COLUMNS_SQL, ...columns].join(', ')}) ENGINE = MergeTree ORDER BY (_time, _rowId)`,
   );
@@ -188,7 +197,12 @@ async function addClickHouseDataset(executor: ClickHouseExecutor, schema: Datase
 }
 
 /** Creates a dataset table with user fields in the given order and appends the events. */
-export async function addDataset(db: TestDatabase, name: string, fields: { name: string; type: FieldType }[], events: TestEvent[]): Promise<DatasetSchema> {
+export async function addDataset(
+  db: TestDatabase,
+  name: string,
+  fields: { name: string; type: FieldType; storedAs?: 'VARIANT' }[],
+  events: TestEvent[],
+): Promise<DatasetSchema> {
   const table = `events_${nextTable++}`;
   const userFields: StoredField[] = fields.map((field, i) => ({ ...field, column: `f${i}_${field.name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}` }));
   const schema: DatasetSchema = { name, table, fields: [...SYSTEM_STORED_FIELDS, ...userFields] };
@@ -197,7 +211,8 @@ export async function addDataset(db: TestDatabase, name: string, fields: { name:
     db.datasets.set(name, schema);
     return schema;
   }
-  const columns = schema.fields.map((field) => `${quoteIdentifier(field.column)} ${DUCKDB_TYPE_OF[field.type]}`);
+  // Mixed fields are appended as JSON text; those kept as VARIANT are converted afterwards.
+  const columns = schema.fields.map((field) => `${quoteIdentifier(field.column)} ${duckdbTypeOf(field.type)}`);
   await db.connection.run(`CREATE TABLE ${quoteIdentifier(table)} (${columns.join(', ')})`);
   const appender = await db.connection.createAppender(table);
   for (const event of events) {
@@ -218,6 +233,10 @@ export async function addDataset(db: TestDatabase, name: string, fields: { name:
     appender.endRow();
   }
   appender.closeSync();
+  for (const field of userFields.filter((f) => f.storedAs === 'VARIANT')) {
+    const column = quoteIdentifier(field.column);
+    await db.connection.run(`ALTER TABLE ${quoteIdentifier(table)} ALTER COLUMN ${column} TYPE VARIANT USING CAST(${column} AS VARIANT)`);
+  }
   db.datasets.set(name, schema);
   return schema;
 }

@@ -1,31 +1,17 @@
 // A QueryRunner over a DuckDB instance. Each statement runs on a connection of its own (taken
 // from a small pool of idle ones), so a statement past its budget can be interrupted without
 // touching other work.
-import { createHash } from 'node:crypto';
-import { type DuckDBConnection, type DuckDBInstance, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
 import type { QueryRunner, RowValue } from './runner';
+import { registerTextFunctions } from './udfs';
 
 /**
- * Registers the functions the DuckDB dialect uses that DuckDB lacks (hash_sha512). Call it
+ * Registers the functions the DuckDB dialect uses that DuckDB lacks (see ./udfs). Call it
  * once per database instance, on any connection, before running APL queries.
  */
 export function registerAplFunctions(connection: DuckDBConnection): void {
-  connection.registerScalarFunction(
-    DuckDBScalarFunction.create({
-      name: 'apl_sha512',
-      returnType: VARCHAR,
-      parameterTypes: [VARCHAR],
-      mainFunction: (_info, input, output) => {
-        const values = input.getColumnVector(0);
-        for (let row = 0; row < input.rowCount; row++) {
-          const value = values.getItem(row);
-          output.setItem(row, value === null ? null : createHash('sha512').update(String(value)).digest('hex'));
-        }
-        output.flush();
-      },
-    }),
-  );
+  registerTextFunctions(connection);
 }
 
 const MAX_IDLE_CONNECTIONS = 4;

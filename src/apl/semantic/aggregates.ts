@@ -1,5 +1,7 @@
 // The aggregation catalog used by summarize: arity, types, default output names and the
-// system name Axiom reports for each aggregation (FieldInfo.agg, legacy bucket ops).
+// system name Axiom reports for each aggregation (FieldInfo.agg, legacy bucket ops). The `*if`
+// forms are the plain aggregation with a row filter, so a dialect writes each canonical
+// aggregation once and applies the filter its own way.
 import type { AggregateCall, AplType, TExpr } from './plan';
 import type { CallSite } from './call-site';
 import { call, isNumeric } from './typed';
@@ -30,15 +32,19 @@ export interface AggregateSite {
   fieldNames: (string | undefined)[];
   /** Explicit output names given inside the call (`arg_max(d, slowest = uri)`). */
   argNames: (string | undefined)[];
-  /** Visible input columns, for `arg_max(x, *)`. */
+  /** Visible input columns, for `arg_max(x, *)` and `spotlight(c, *)`. */
   inputColumns: { name: string; expr: TExpr }[];
   /** The span of a time bin in the same summarize, for `rate`. */
   binSpanNanos?: bigint;
 }
 
-type AggregateRule = (a: AggregateSite) => AggregateBinding;
+export type AggregateRule = (a: AggregateSite) => AggregateBinding;
 
 const column = (calls: TExpr[]) => calls[0]!;
+
+/** Default size limit of make_list (Kusto's) and of make_set (Axiom documents 128). */
+const MAX_LIST = 1_048_576;
+const MAX_SET = 128;
 
 function single(a: AggregateSite, system: string, prefix: string, agg: AggregateCall, args: unknown[] = []): AggregateBinding {
   const field = a.fieldNames[0];
@@ -46,6 +52,16 @@ function single(a: AggregateSite, system: string, prefix: string, agg: Aggregate
     calls: [agg],
     outputs: [{ name: `${prefix}_${field ?? ''}`, value: column, info: { name: system, fields: field ? [field] : [], args } }],
   };
+}
+
+/** The condition of an `*if` form at argument `index`, as the call's row filter. */
+function condition(a: AggregateSite, index: number): { filter: TExpr } {
+  return { filter: a.site.arg(index, 'bool') };
+}
+
+/** A value as an element of a dynamic array: times as the text they print as. */
+function asElement(value: TExpr): TExpr {
+  return value.type === 'datetime' || value.type === 'timespan' ? call('cast', [value], 'string') : value;
 }
 
 /** Sums keep integers and timespans; everything else is summed as real. */
@@ -61,37 +77,42 @@ function numericArg(a: AggregateSite, index: number): TExpr {
 
 function comparable(a: AggregateSite, index: number): TExpr {
   const arg = a.site.raw(index);
-  return arg.type === 'dynamic' || arg.type === 'null' ? a.site.arg(index, 'real') : arg;
+  return arg.type === 'dynamic' || arg.type === 'null' || arg.type === 'bool' ? a.site.arg(index, 'real') : arg;
 }
 
-const simpleNumeric =
-  (fn: string, system: string, conditional: boolean, result?: AplType): AggregateRule =>
+/** sum, avg, stdev, variance and their `*if` forms. */
+const numeric =
+  (fn: 'sum' | 'avg' | 'stdev' | 'variance', conditional: boolean): AggregateRule =>
   (a) => {
     a.site.arity(conditional ? 2 : 1);
     const value = numericArg(a, 0);
-    const args = conditional ? [value, a.site.arg(1, 'bool')] : [value];
-    const type = result ?? (fn.startsWith('sum') ? sumType(value.type) : value.type === 'timespan' ? 'timespan' : 'real');
-    return single(a, system, fn, { fn, args, type });
+    // Sums, averages and deviations of timespans are timespans; a variance is in squared units.
+    const type: AplType = fn === 'sum' ? sumType(value.type) : value.type === 'timespan' && fn !== 'variance' ? 'timespan' : 'real';
+    const name = conditional ? `${fn}if` : fn;
+    return single(a, name, name, { fn, args: [value], type, ...(conditional ? condition(a, 1) : {}) });
   };
 
 const extreme =
-  (fn: string, conditional: boolean): AggregateRule =>
+  (fn: 'min' | 'max', conditional: boolean): AggregateRule =>
   (a) => {
     a.site.arity(conditional ? 2 : 1);
     const value = comparable(a, 0);
-    const args = conditional ? [value, a.site.arg(1, 'bool')] : [value];
-    return single(a, fn, fn, { fn, args, type: value.type });
+    const name = conditional ? `${fn}if` : fn;
+    return single(a, name, name, { fn, args: [value], type: value.type, ...(conditional ? condition(a, 1) : {}) });
   };
 
+/** make_list, make_set and their `_if` forms: (value[, condition][, max]). */
 const collection =
-  (fn: string, system: string, conditional: boolean): AggregateRule =>
+  (fn: 'make_list' | 'make_set', conditional: boolean): AggregateRule =>
   (a) => {
     const base = conditional ? 2 : 1;
     a.site.arity(base, base + 1);
-    const value = a.site.raw(0);
-    const args = conditional ? [value, a.site.arg(1, 'bool')] : [value];
-    const max = a.site.count > base ? a.site.constNumber(base) : undefined;
-    return single(a, system, fn, { fn, args, type: 'dynamic', options: { max } });
+    const value = asElement(a.site.raw(0));
+    const max = a.site.count > base ? a.site.constNumber(base) : fn === 'make_set' ? MAX_SET : MAX_LIST;
+    if (!Number.isInteger(max) || max < 1) throw a.site.error('the maximum size must be a whole number >= 1', base);
+    const name = conditional ? `${fn}_if` : fn;
+    const system = name.replaceAll('_', '');
+    return single(a, system, name, { fn, args: [value], type: 'dynamic', options: { max }, ...(conditional ? condition(a, 1) : {}) });
   };
 
 function percentileName(field: string | undefined, p: number): string {
@@ -103,6 +124,40 @@ function percentileValue(a: AggregateSite, index: number): number {
   if (!(p >= 0 && p <= 100)) throw a.site.error('percentiles must be between 0 and 100', index);
   return p;
 }
+
+/** Percentiles given one by one, or as one dynamic array (`dynamic([50, 95])`). */
+function percentileList(a: AggregateSite, from: number, to: number): number[] {
+  const first = a.site.raw(from);
+  if (to - from === 1 && first.kind === 'literal' && first.value.type === 'dynamic' && Array.isArray(first.value.value)) {
+    const ps = first.value.value.map((p) => (typeof p === 'number' ? p : Number.NaN));
+    if (ps.length === 0 || ps.some((p) => !(p >= 0 && p <= 100))) throw a.site.error('percentiles must be numbers between 0 and 100', from);
+    return ps;
+  }
+  return Array.from({ length: to - from }, (_, i) => percentileValue(a, from + i));
+}
+
+const percentile =
+  (conditional: boolean): AggregateRule =>
+  (a) => {
+    a.site.arity(conditional ? 3 : 2);
+    const p = percentileValue(a, 1);
+    const value = comparable(a, 0);
+    const field = a.fieldNames[0];
+    return {
+      calls: [{ fn: 'percentile', args: [value], type: value.type, options: { p }, ...(conditional ? condition(a, 2) : {}) }],
+      outputs: [{ name: percentileName(field, p), value: column, info: { name: conditional ? 'percentilesif' : 'percentiles', fields: field ? [field] : [], args: [p] } }],
+    };
+  };
+
+const percentilesArray =
+  (conditional: boolean): AggregateRule =>
+  (a) => {
+    a.site.arity(conditional ? 3 : 2, conditional ? 3 : 64);
+    const value = comparable(a, 0);
+    const ps = percentileList(a, 1, conditional ? 2 : a.site.count);
+    const agg: AggregateCall = { fn: 'percentiles_array', args: [value], type: 'dynamic', options: { ps }, ...(conditional ? condition(a, 2) : {}) };
+    return single(a, conditional ? 'percentilesif' : 'percentiles', 'percentiles', agg, ps);
+  };
 
 function argExtreme(fn: 'arg_max' | 'arg_min'): AggregateRule {
   return (a) => {
@@ -135,15 +190,55 @@ function argExtreme(fn: 'arg_max' | 'arg_min'): AggregateRule {
   };
 }
 
+const topk =
+  (conditional: boolean): AggregateRule =>
+  (a) => {
+    a.site.arity(conditional ? 3 : 2);
+    const k = a.site.constNumber(1);
+    if (!Number.isInteger(k) || k < 1) throw a.site.error('k must be a whole number >= 1', 1);
+    const name = conditional ? 'topkif' : 'topk';
+    return single(a, name, name, { fn: 'topk', args: [asElement(a.site.raw(0))], type: 'dynamic', options: { k }, ...(conditional ? condition(a, 2) : {}) }, [k]);
+  };
+
+const histogram =
+  (conditional: boolean): AggregateRule =>
+  (a) => {
+    a.site.arity(conditional ? 3 : 2);
+    const size = a.site.raw(1);
+    const width = size.kind === 'literal' && size.value.type === 'timespan' ? Number(size.value.nanos) : a.site.constNumber(1);
+    if (!(width > 0)) throw a.site.error('the bucket width must be a positive number', 1);
+    const value = numericArg(a, 0);
+    const name = conditional ? 'histogramif' : 'histogram';
+    const agg: AggregateCall = { fn: 'histogram', args: [value], type: 'dynamic', options: { width }, ...(conditional ? condition(a, 2) : {}) };
+    return single(a, name, name, agg, [width]);
+  };
+
+const count: AggregateRule = (a) => {
+  a.site.arity(0, 1);
+  const agg: AggregateCall = a.site.count ? { fn: 'count', args: [a.site.raw(0)], type: 'int' } : { fn: 'count', args: [], type: 'int' };
+  return { calls: [agg], outputs: [{ name: 'count_', value: column, info: { name: 'count', fields: [], args: [] } }] };
+};
+
+/** Fields spotlight compares: the named ones, or every visible input field for `*`. */
+function spotlightFields(a: AggregateSite): { name: string; expr: TExpr }[] {
+  const fields: { name: string; expr: TExpr }[] = [];
+  for (let i = 1; i < a.site.count; i++) {
+    const raw = a.site.raw(i);
+    if (raw.kind === 'call' && raw.fn === '*') {
+      fields.push(...a.inputColumns.filter((c) => !c.name.startsWith('_')));
+      continue;
+    }
+    fields.push({ name: a.argNames[i] ?? a.fieldNames[i] ?? `Column${i}`, expr: raw });
+  }
+  const seen = new Set<string>();
+  return fields.filter((f) => !seen.has(f.name) && seen.add(f.name));
+}
+
 export const AGGREGATE_FUNCTIONS: Record<string, AggregateRule> = {
-  count: (a) => {
-    a.site.arity(0, 1);
-    const agg: AggregateCall = a.site.count ? { fn: 'count_values', args: [a.site.raw(0)], type: 'int' } : { fn: 'count', args: [], type: 'int' };
-    return { calls: [agg], outputs: [{ name: 'count_', value: column, info: { name: 'count', fields: [], args: [] } }] };
-  },
+  count,
   countif: (a) => {
     a.site.arity(1);
-    return { calls: [{ fn: 'countif', args: [a.site.arg(0, 'bool')], type: 'int' }], outputs: [{ name: 'countif_', value: column, info: { name: 'countif', fields: [], args: [] } }] };
+    return { calls: [{ fn: 'count', args: [], type: 'int', ...condition(a, 0) }], outputs: [{ name: 'countif_', value: column, info: { name: 'countif', fields: [], args: [] } }] };
   },
   dcount: (a) => {
     a.site.arity(1, 2);
@@ -151,86 +246,69 @@ export const AGGREGATE_FUNCTIONS: Record<string, AggregateRule> = {
   },
   dcountif: (a) => {
     a.site.arity(2, 3);
-    return single(a, 'distinctif', 'dcountif', { fn: 'dcountif', args: [a.site.raw(0), a.site.arg(1, 'bool')], type: 'int' });
+    return single(a, 'distinctif', 'dcountif', { fn: 'dcount', args: [a.site.raw(0)], type: 'int', ...condition(a, 1) });
   },
-  sum: simpleNumeric('sum', 'sum', false),
-  sumif: simpleNumeric('sumif', 'sumif', true),
-  avg: simpleNumeric('avg', 'avg', false),
-  avgif: simpleNumeric('avgif', 'avgif', true),
-  stdev: simpleNumeric('stdev', 'stdev', false, 'real'),
-  stdevif: simpleNumeric('stdevif', 'stdevif', true, 'real'),
-  variance: simpleNumeric('variance', 'variance', false, 'real'),
-  varianceif: simpleNumeric('varianceif', 'varianceif', true, 'real'),
+  sum: numeric('sum', false),
+  sumif: numeric('sum', true),
+  avg: numeric('avg', false),
+  avgif: numeric('avg', true),
+  stdev: numeric('stdev', false),
+  stdevif: numeric('stdev', true),
+  variance: numeric('variance', false),
+  varianceif: numeric('variance', true),
   min: extreme('min', false),
   max: extreme('max', false),
-  minif: extreme('minif', true),
-  maxif: extreme('maxif', true),
-  percentile: (a) => {
-    a.site.arity(2);
-    const p = percentileValue(a, 1);
-    const value = comparable(a, 0);
-    return {
-      calls: [{ fn: 'percentile', args: [value], type: value.type, options: { p } }],
-      outputs: [{ name: percentileName(a.fieldNames[0], p), value: column, info: { name: 'percentiles', fields: a.fieldNames[0] ? [a.fieldNames[0]] : [], args: [p] } }],
-    };
-  },
-  percentileif: (a) => {
-    a.site.arity(3);
-    const p = percentileValue(a, 1);
-    const value = comparable(a, 0);
-    return {
-      calls: [{ fn: 'percentileif', args: [value, a.site.arg(2, 'bool')], type: value.type, options: { p } }],
-      outputs: [{ name: percentileName(a.fieldNames[0], p), value: column, info: { name: 'percentilesif', fields: a.fieldNames[0] ? [a.fieldNames[0]] : [], args: [p] } }],
-    };
-  },
+  minif: extreme('min', true),
+  maxif: extreme('max', true),
+  percentile: percentile(false),
+  percentileif: percentile(true),
   percentiles: (a) => {
     a.site.arity(2, 64);
     const value = comparable(a, 0);
-    const ps = a.site.args.slice(1).map((_, i) => percentileValue(a, i + 1));
+    const ps = percentileList(a, 1, a.site.count);
+    const field = a.fieldNames[0];
     return {
       calls: ps.map((p) => ({ fn: 'percentile', args: [value], type: value.type, options: { p } })),
       outputs: ps.map((p, i) => ({
-        name: percentileName(a.fieldNames[0], p),
+        name: percentileName(field, p),
         value: (calls: TExpr[]) => calls[i]!,
-        info: { name: 'percentiles', fields: a.fieldNames[0] ? [a.fieldNames[0]] : [], args: [p] },
+        info: { name: 'percentiles', fields: field ? [field] : [], args: [p] },
       })),
     };
   },
-  percentiles_array: (a) => {
-    a.site.arity(2, 64);
-    const value = comparable(a, 0);
-    let ps: number[];
-    const second = a.site.raw(1);
-    if (a.site.count === 2 && second.kind === 'literal' && second.value.type === 'dynamic' && Array.isArray(second.value.value)) {
-      ps = second.value.value.map(Number);
-    } else {
-      ps = a.site.args.slice(1).map((_, i) => percentileValue(a, i + 1));
-    }
-    if (ps.some((p) => !(p >= 0 && p <= 100))) throw a.site.error('percentiles must be between 0 and 100', 1);
-    return single(a, 'percentiles', 'percentiles', { fn: 'percentiles_array', args: [value], type: 'dynamic', options: { ps } }, ps);
-  },
-  make_list: collection('make_list', 'makelist', false),
-  make_list_if: collection('make_list_if', 'makelistif', true),
-  make_set: collection('make_set', 'makeset', false),
-  make_set_if: collection('make_set_if', 'makesetif', true),
+  percentiles_array: percentilesArray(false),
+  percentiles_arrayif: percentilesArray(true),
+  make_list: collection('make_list', false),
+  make_list_if: collection('make_list', true),
+  make_set: collection('make_set', false),
+  make_set_if: collection('make_set', true),
   arg_max: argExtreme('arg_max'),
   arg_min: argExtreme('arg_min'),
-  topk: (a) => {
-    a.site.arity(2);
-    const k = a.site.constNumber(1);
-    if (!Number.isInteger(k) || k < 1) throw a.site.error('k must be a whole number >= 1', 1);
-    return single(a, 'topk', 'topk', { fn: 'topk', args: [a.site.raw(0)], type: 'dynamic', options: { k } }, [k]);
-  },
+  topk: topk(false),
+  topkif: topk(true),
+  histogram: histogram(false),
+  histogramif: histogram(true),
   rate: (a) => {
     a.site.arity(1);
     const window = a.binSpanNanos ?? a.site.context.windowNanos;
     return single(a, 'rate', 'rate', { fn: 'rate', args: [a.site.arg(0, 'real')], type: 'real', options: { windowNanos: window } });
   },
-  histogram: (a) => {
-    a.site.arity(2);
-    const width = a.site.constNumber(1);
-    if (!(width > 0)) throw a.site.error('the bucket width must be a positive number', 1);
-    return single(a, 'histogram', 'histogram', { fn: 'histogram', args: [a.site.arg(0, 'real')], type: 'dynamic', options: { width } }, [width]);
+  phrases: (a) => {
+    a.site.arity(1, 2);
+    const max = a.site.count > 1 ? a.site.constNumber(1) : 10;
+    if (!Number.isInteger(max) || max < 1) throw a.site.error('the number of phrases must be a whole number >= 1', 1);
+    return single(a, 'phrases', 'phrases', { fn: 'phrases', args: [a.site.arg(0, 'string')], type: 'dynamic', options: { max } }, [max]);
+  },
+  spotlight: (a) => {
+    a.site.arity(2, 64);
+    const selected = a.site.arg(0, 'bool');
+    const fields = spotlightFields(a);
+    if (fields.length === 0) throw a.site.error('expects at least one field to compare');
+    // Categorical fields compare value proportions, numeric ones their distributions.
+    const kinds = fields.map((f) => (isNumeric(f.expr.type) || f.expr.type === 'timespan' ? 'numeric' : 'categorical'));
+    const args = fields.map((f, i) => (kinds[i] === 'numeric' ? (f.expr.type === 'real' ? f.expr : call('cast', [f.expr], 'real')) : f.expr.type === 'string' ? f.expr : call('cast', [f.expr], 'string')));
+    const agg: AggregateCall = { fn: 'spotlight', args: [selected, ...args], type: 'dynamic', options: { names: fields.map((f) => f.name), kinds } };
+    return { calls: [agg], outputs: [{ name: 'spotlight_', value: column, info: { name: 'spotlight', fields: fields.map((f) => f.name), args: [] } }] };
   },
 };
 

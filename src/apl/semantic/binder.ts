@@ -4,7 +4,7 @@
 import type { Arg, Expr, LiteralValue, Tabular } from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
 import { AGGREGATE_FUNCTIONS } from './aggregates';
-import { CallSite, type QueryContext } from './call-site';
+import { CallSite, type QueryContext, type RowScope } from './call-site';
 import { SCALAR_FUNCTIONS } from './functions';
 import type { AplType, Rel, RelColumn, TExpr } from './plan';
 import { didYouMean } from './suggest';
@@ -237,6 +237,8 @@ export class Binder {
     const bound = scope.lets.get(rootName);
     if (bound) return this.applyPath(bound, path.segments, expr.pos);
     const wanted = candidates[0]!.name;
+    const unavailable = scope.columns.find((column) => column.unavailable !== undefined && (column.name === wanted || column.name === rootName));
+    if (unavailable) throw semanticError(path.root.pos, unavailable.unavailable!, { field: unavailable.name });
     const known = visibleNames(scope.columns);
     throw semanticError(path.root.pos, `unknown field "${wanted}"${didYouMean(wanted, known)}`, {
       field: wanted,
@@ -270,7 +272,7 @@ export class Binder {
     const rule = SCALAR_FUNCTIONS[name];
     if (rule) {
       const args = expr.args.map((arg) => (arg.value.kind === 'star' ? STAR : this.bind(arg.value, scope)));
-      return rule(new CallSite(name, expr.pos, args, expr.args.map((arg) => arg.value.pos), scope.context));
+      return rule(new CallSite(name, expr.pos, args, expr.args.map((arg) => arg.value.pos), scope.context, rowScope(scope)));
     }
     if (AGGREGATE_FUNCTIONS[name]) {
       if (!scope.aggregates) throw semanticError(expr.pos, `the aggregation ${name}() can only be used in summarize`);
@@ -352,7 +354,8 @@ export class Binder {
     const typed = types.filter((t) => t !== 'dynamic' && t !== 'string');
     if (typed.length === 0) return 'string';
     if (typed.length === 1) {
-      const target = typed[0]!;
+      // A dynamic value may hold a fraction: compare it with a long as a real, not truncated.
+      const target = typed[0] === 'int' && types.includes('dynamic') ? 'real' : typed[0]!;
       if (types.every((t) => convertible(t, target))) return target;
     }
     if (typed.every((t) => isNumeric(t))) return 'real';
@@ -463,6 +466,17 @@ function mapFieldPath(columns: RelColumn[], names: (string | number)[]): TExpr |
     return call('coalesce', [nested, call('dyn_get', [columnRef(column)], 'dynamic', { path: [rest.join('.')] })], 'dynamic');
   }
   return undefined;
+}
+
+/** The fields a call may look up by name: the columns in scope, implicit ones included. */
+export function rowScope(scope: Scope): RowScope {
+  return {
+    field: (name) => {
+      const column = findColumn(scope.columns, name);
+      return column ? columnRef(column) : undefined;
+    },
+    fields: () => scope.columns.filter((c) => !c.hidden && !c.implicit).map((c) => ({ name: c.name, expr: columnRef(c) })),
+  };
 }
 
 function jsonLiteral(value: unknown): TExpr {

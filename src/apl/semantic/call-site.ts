@@ -10,7 +10,19 @@ export interface QueryContext {
   autoBinSpan: bigint;
   /** Length of the query's time window, when both ends are known (for `rate`). */
   windowNanos?: bigint;
+  /** The key that signs cursors, for `cursor_current()`. */
+  cursorKey?: string | Buffer;
 }
+
+/** What a call can see of the row it runs over: fields by name (metadata functions, `*`). */
+export interface RowScope {
+  /** The field of that name, when the input has one (implicit fields such as `_rowId` too). */
+  field(name: string): TExpr | undefined;
+  /** The visible fields in order, for `pack_array(*)` and `bag_pack(*)`. */
+  fields(): { name: string; expr: TExpr }[];
+}
+
+const NO_ROW: RowScope = { field: () => undefined, fields: () => [] };
 
 export class CallSite {
   constructor(
@@ -19,6 +31,7 @@ export class CallSite {
     readonly args: TExpr[],
     readonly argPositions: Position[],
     readonly context: QueryContext,
+    readonly row: RowScope = NO_ROW,
   ) {}
 
   get count(): number {

@@ -26,6 +26,8 @@ export interface AggregateCall {
   args: TExpr[];
   type: AplType;
   options?: CallOptions;
+  /** Only rows where this holds take part (the `*if` forms: `sumif(x, c)` is `sum(x)` over rows where c). */
+  filter?: TExpr;
 }
 
 export interface RelColumn {
@@ -40,6 +42,8 @@ export interface RelColumn {
   implicit?: boolean;
   /** The dataset field this column reads unchanged, if any (field metadata, `array` types). */
   stored?: StoredField;
+  /** A name that cannot be used, and why (a virtual field whose expression does not bind). */
+  unavailable?: string;
 }
 
 export interface SortKeyPlan {
@@ -192,7 +196,7 @@ export function requiredColumns(root: Rel, outputs: readonly RelColumn[]): Map<R
       }
       case 'aggregate':
         required.set(node, all(node));
-        return visit(node.input, readsOf([...node.groups, ...node.aggregates.flatMap((aggregate) => aggregate.args)]));
+        return visit(node.input, readsOf([...node.groups, ...node.aggregates.flatMap((aggregate) => (aggregate.filter ? [...aggregate.args, aggregate.filter] : aggregate.args))]));
       case 'union': {
         const kept = keptPositions(node, merged);
         required.set(node, new Set(kept.map((i) => node.columns[i]!.id)));

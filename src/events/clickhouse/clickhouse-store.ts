@@ -17,9 +17,10 @@ import type { AppendBatch, AppendResult, EventStore, QueryOptions, QueryParams, 
 import { LayoutChangedError } from '../store/store';
 import { type ClickHouseExecutor, ClickHouseError, decodeRows } from './executor';
 import {
-  CLICKHOUSE_TYPE_OF,
+  clickhouseTypeOf,
   columnComment,
   columnIdentifier,
+  holdsJson,
   dateTime64Sql,
   logicalColumn,
   physicalColumn,
@@ -194,19 +195,19 @@ export class ClickHouseEventStore implements EventStore {
 
   /**
    * Widens a column. A plain CAST gives what JavaScript would write for numbers and booleans
-   * ("2", "2.5", "true"); timespans become their duration text, and strings becoming a map
-   * field's JSON are quoted as JSON strings.
+   * ("2", "2.5", "true"), which is also their JSON text; timespans become their duration text,
+   * and a column becoming JSON text (a map or mixed field) gets its strings and durations
+   * quoted as JSON strings.
    */
   private async widen(table: string, column: StoredColumn, type: FieldType): Promise<void> {
     const name = columnIdentifier(column.column);
     const comment = `COMMENT COLUMN ${name} ${quoteLiteral(columnComment(column.field, type))}`;
-    if (CLICKHOUSE_TYPE_OF[column.type] !== CLICKHOUSE_TYPE_OF[type]) {
-      await this.alter(table, [`MODIFY COLUMN ${name} ${CLICKHOUSE_TYPE_OF[type]}`]);
-      if (column.type === 'timespan') {
-        const duration = goDurationSql(`toInt64OrNull(${name})`);
-        await this.rewrite(table, column.column, type === 'map' ? `toJSONString(${duration})` : duration);
-      }
-    } else if (column.type === 'string' && type === 'map') {
+    if (clickhouseTypeOf(column.type) !== clickhouseTypeOf(type)) await this.alter(table, [`MODIFY COLUMN ${name} ${clickhouseTypeOf(type)}`]);
+    const toJson = holdsJson(type) && !holdsJson(column.type);
+    if (column.type === 'timespan') {
+      const duration = goDurationSql(`toInt64OrNull(${name})`);
+      await this.rewrite(table, column.column, toJson ? `toJSONString(${duration})` : duration);
+    } else if (column.type === 'string' && toJson) {
       await this.rewrite(table, column.column, `toJSONString(${name})`);
     }
     await this.alter(table, [comment]);
@@ -218,7 +219,7 @@ export class ClickHouseEventStore implements EventStore {
       await this.alter(
         table,
         batch.addColumns.map(
-          (added) => `ADD COLUMN IF NOT EXISTS ${columnIdentifier(added.column)} ${CLICKHOUSE_TYPE_OF[added.type]} COMMENT ${quoteLiteral(columnComment(added.field, added.type))}`,
+          (added) => `ADD COLUMN IF NOT EXISTS ${columnIdentifier(added.column)} ${clickhouseTypeOf(added.type)} COMMENT ${quoteLiteral(columnComment(added.field, added.type))}`,
         ),
       );
     }

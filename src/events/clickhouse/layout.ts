@@ -1,13 +1,13 @@
 // How a dataset's events are laid out in ClickHouse: the layout of `../layout.ts` in ClickHouse
 // types. One MergeTree table per dataset ordered by (`_time`, `_rowId`), so time ranges read
 // only the granules they need; `_time` and `_sysTime` as `DateTime64(9, 'UTC')`; one Nullable
-// column per field. A timespan is an Int64 of nanoseconds, arrays and map fields JSON text (the
-// representation the APL dialects compute with), and every user column's comment records its
+// column per field. A timespan is an Int64 of nanoseconds; arrays, map fields and mixed fields
+// (values of several types, each kept as its own) JSON text, the representation the APL dialects
+// compute dynamic values with; and every user column's comment records its
 // field name and type as JSON, so the table alone is enough to rebuild the dataset's schema.
-import type { FieldType } from '../layout';
-import { ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../layout';
+import { type FieldType, isMixedType, memberTypes, ROW_ID_FIELD, type ScalarFieldType, SYS_TIME_FIELD, TIME_FIELD } from '../layout';
 
-export const CLICKHOUSE_TYPE_OF: Record<FieldType, string> = {
+const CLICKHOUSE_TYPE_OF: Record<ScalarFieldType, string> = {
   string: 'Nullable(String)',
   integer: 'Nullable(Int64)',
   float: 'Nullable(Float64)',
@@ -17,6 +17,16 @@ export const CLICKHOUSE_TYPE_OF: Record<FieldType, string> = {
   timespan: 'Nullable(Int64)',
   map: 'Nullable(String)',
 };
+
+/** The ClickHouse type of a column holding a field of this type (mixed fields: JSON text). */
+export function clickhouseTypeOf(type: FieldType): string {
+  return isMixedType(type) ? 'Nullable(String)' : CLICKHOUSE_TYPE_OF[type];
+}
+
+/** Whether a column's values are JSON text (arrays, map fields, mixed fields). */
+export function holdsJson(type: FieldType): boolean {
+  return type === 'array' || type === 'map' || isMixedType(type);
+}
 
 export const TIME_TYPE = "DateTime64(9, 'UTC')";
 
@@ -63,6 +73,13 @@ export function columnComment(field: string, type: FieldType): string {
 
 const FIELD_TYPES = new Set<string>(Object.keys(CLICKHOUSE_TYPE_OF));
 
+/** A field type as a column comment may name it: one type, or a mixed one of several. */
+function isFieldType(value: unknown): value is FieldType {
+  if (typeof value !== 'string') return false;
+  if (!value.includes('|')) return FIELD_TYPES.has(value);
+  return memberTypes(value as FieldType).every((member) => FIELD_TYPES.has(member) && member !== 'map' && member !== 'datetime');
+}
+
 /** The field type a ClickHouse type means when the comment says nothing. */
 function fieldTypeOfClickHouse(type: string): FieldType {
   const base = type.replace(/^Nullable\((.*)\)$/, '$1');
@@ -79,9 +96,9 @@ export function readColumnComment(column: string, type: string, comment: string 
   if (comment?.startsWith('{')) {
     try {
       const parsed = JSON.parse(comment) as { field?: unknown; type?: unknown };
-      const declared = typeof parsed.type === 'string' && FIELD_TYPES.has(parsed.type) ? (parsed.type as FieldType) : fallback;
+      const declared = isFieldType(parsed.type) ? parsed.type : fallback;
       // A comment whose type no longer fits the column (changed by hand) yields to the column.
-      const fits = CLICKHOUSE_TYPE_OF[declared] === `Nullable(${type.replace(/^Nullable\((.*)\)$/, '$1')})`;
+      const fits = clickhouseTypeOf(declared) === `Nullable(${type.replace(/^Nullable\((.*)\)$/, '$1')})`;
       return { field: typeof parsed.field === 'string' ? parsed.field : column, type: fits ? declared : fallback };
     } catch {
       // not ours: the column is its own field

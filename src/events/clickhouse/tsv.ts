@@ -1,7 +1,7 @@
 // Rows of a batch as ClickHouse's TabSeparated input: one line per row, columns in a given
 // order, `\N` for null, text escaped. Built in one pass per column into a list of lines.
 import type { Timespan } from '../ingest/timespan';
-import type { FieldType } from '../layout';
+import { type FieldType, isMixedType } from '../layout';
 import type { ColumnValue } from '../store/chunk-writer';
 import { dateTime64Text } from './layout';
 
@@ -19,6 +19,8 @@ function floatText(value: number): string {
 
 /** A stored value as text for a column of `type` (the conversions of the DuckDB appender). */
 export function textFor(type: FieldType): (value: ColumnValue) => string {
+  // Each value of a mixed field as JSON of its own type (a timespan as its duration text).
+  if (isMixedType(type)) return (value) => escapeText(JSON.stringify(value));
   switch (type) {
     case 'string':
       return (value) => escapeText(typeof value === 'string' ? value : Array.isArray(value) ? JSON.stringify(value) : String(value));

@@ -7,17 +7,9 @@ import type { AplType, Rel, TExpr } from '../../semantic/plan';
 import { STRING_TOO_LONG, type SqlValue } from '../dialect';
 import { callSql } from './functions';
 import { operatorCallSql } from './operator-calls';
+import { SQL_TYPE } from './values';
 
-export const SQL_TYPE: Record<AplType, string> = {
-  bool: 'BOOLEAN',
-  int: 'BIGINT',
-  real: 'DOUBLE',
-  string: 'VARCHAR',
-  datetime: 'TIMESTAMP_NS',
-  timespan: 'BIGINT',
-  dynamic: 'JSON',
-  null: 'VARCHAR',
-};
+export { literalString, SQL_TYPE } from './values';
 
 const TEXT_TYPES: ReadonlySet<AplType> = new Set(['string', 'dynamic']);
 
@@ -39,6 +31,12 @@ export class ExprWriter {
    */
   text(value: string): string {
     if (!value.includes('\0')) return quoteLiteral(value);
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  /** A value that must not appear in the SQL text (key material): always a statement parameter. */
+  param(value: string): string {
     this.params.push(value);
     return `$${this.params.length}`;
   }
@@ -113,9 +111,4 @@ export class ExprWriter {
         return `CAST(${this.text(JSON.stringify(value.value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))} AS JSON)`;
     }
   }
-}
-
-/** The literal string value of an expression, when it is one (for compile-time regexes). */
-export function literalString(expr: TExpr): string | undefined {
-  return expr.kind === 'literal' && expr.value.type === 'string' ? expr.value.value : undefined;
 }

@@ -1,0 +1,51 @@
+// DuckDB SQL for every canonical call of the typed plan, assembled from one rule table per
+// family (operators, conversions, strings, ...).
+import { assembleFamilies } from '../../../registry';
+import type { ExprWriter } from '../expressions';
+import { ARRAY_RULES } from './arrays';
+import { CONDITIONAL_RULES } from './conditional';
+import { CONVERSION_RULES } from './conversion';
+import { DATETIME_RULES } from './datetime';
+import { DYNAMIC_RULES } from './dynamic';
+import { HASH_RULES } from './hash';
+import { IP_RULES } from './ip';
+import { MATH_RULES } from './math';
+import { METADATA_RULES } from './metadata';
+import { OPERATOR_RULES } from './operators';
+import { ROUNDING_RULES } from './rounding';
+import { argumentWriter, type CallExpr, type Rule, type RuleTable } from './rule';
+import { SERIES_RULES } from './series';
+import { SQL_RULES } from './sql';
+import { STRING_RULES } from './strings';
+import { TYPE_RULES } from './types';
+
+export { convertSql } from './conversion';
+export { escapeRegex } from './rule';
+
+/** Every family's rules by family name. */
+export const DUCKDB_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
+  operators: OPERATOR_RULES,
+  conversion: CONVERSION_RULES,
+  strings: STRING_RULES,
+  conditional: CONDITIONAL_RULES,
+  math: MATH_RULES,
+  rounding: ROUNDING_RULES,
+  datetime: DATETIME_RULES,
+  dynamic: DYNAMIC_RULES,
+  arrays: ARRAY_RULES,
+  hash: HASH_RULES,
+  types: TYPE_RULES,
+  metadata: METADATA_RULES,
+  ip: IP_RULES,
+  sql: SQL_RULES,
+  series: SERIES_RULES,
+};
+
+/** Canonical call name → DuckDB SQL rule. */
+export const DUCKDB_RULES: Record<string, Rule> = assembleFamilies(DUCKDB_RULE_FAMILIES, 'DuckDB rule');
+
+export function callSql(w: ExprWriter, e: CallExpr): string {
+  const rule = DUCKDB_RULES[e.fn];
+  if (!rule) throw new Error(`the DuckDB dialect has no rule for ${e.fn}`);
+  return rule(w, e, argumentWriter(w, e.args));
+}
