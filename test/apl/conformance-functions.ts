@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FieldType } from '../../src/events/layout';
 import { addDataset, createTestDatabase, type TestDatabase } from './fixtures';
+import { onClickHouse } from './unsupported-on-clickhouse';
 
 export interface FxEvent {
   _time: string;
@@ -72,19 +73,23 @@ export function normalize(value: unknown): unknown {
 /** `expression` evaluated on event 1 gives `expected`, one test per case. */
 export function scalars(db: () => TestDatabase, cases: [string, unknown][]): void {
   for (const [expression, expected] of cases) {
-    it(expression, async () => {
-      const rows = await db().rows(`['fx'] | where id == 1 | project v = ${expression}`);
-      expect(normalize(rows)).toEqual([{ v: normalize(expected) }]);
-    });
+    it(expression, () =>
+      onClickHouse(async () => {
+        const rows = await db().rows(`['fx'] | where id == 1 | project v = ${expression}`);
+        expect(normalize(rows)).toEqual([{ v: normalize(expected) }]);
+      }, expression),
+    );
   }
 }
 
 /** `expression` evaluated on every event gives `compute(event)`. */
 export function perEvent(db: () => TestDatabase, cases: [string, (e: FxEvent) => unknown][]): void {
   for (const [expression, compute] of cases) {
-    it(`every event: ${expression}`, async () => {
-      const rows = await db().rows(`['fx'] | project id, v = ${expression} | sort by id asc`);
-      expect(normalize(rows)).toEqual(normalize(FX.map((e) => ({ id: e.id, v: compute(e) }))));
-    });
+    it(`every event: ${expression}`, () =>
+      onClickHouse(async () => {
+        const rows = await db().rows(`['fx'] | project id, v = ${expression} | sort by id asc`);
+        expect(normalize(rows)).toEqual(normalize(FX.map((e) => ({ id: e.id, v: compute(e) }))));
+      }, expression),
+    );
   }
 }

@@ -32,3 +32,30 @@ export function captureGroups(regex: string): number {
   }
   return count;
 }
+
+/**
+ * A rewrite in RE2's form: `$1` and `\1` refer to groups, a backslash before anything else is
+ * a literal backslash (so `*` or `\.` in a rewrite stay text).
+ */
+export function rewriteOf(rewrite: string): string {
+  let out = '';
+  for (let i = 0; i < rewrite.length; i++) {
+    const c = rewrite[i]!;
+    const next = rewrite[i + 1];
+    if ((c === '$' || c === '\\') && next !== undefined && /\d/.test(next)) {
+      out += `\\${next}`;
+      i++;
+    } else if (c === '\\') {
+      out += '\\\\';
+      if (next === '\\') i++;
+    } else out += c;
+  }
+  return out;
+}
+
+/** Whether two occurrences of the term can overlap: some proper prefix is also a suffix. */
+export function overlapsItself(term: string): boolean {
+  const chars = [...term];
+  for (let k = 1; k < chars.length; k++) if (chars.slice(0, k).join('') === chars.slice(chars.length - k).join('')) return true;
+  return false;
+}

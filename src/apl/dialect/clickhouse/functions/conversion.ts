@@ -4,7 +4,7 @@ import type { AplType } from '../../../semantic/plan';
 import { nullableType } from '../expressions';
 import { goDurationSql, rfc3339Sql } from '../formatting';
 import { jsonText, jsonType } from './json';
-import { notNull, type RuleTable } from './rule';
+import { bindSql, notNull, type RuleTable } from './rule';
 
 export const trimmed = (s: string) => `replaceRegexpAll(${s}, '^\\\\s+|\\\\s+$', '')`;
 
@@ -15,9 +15,10 @@ function stringTo(to: AplType, s: string): string {
     case 'real':
       return `toFloat64OrNull(${trimmed(s)})`;
     case 'bool':
-      return `multiIf(lower(${trimmed(s)}) IN ('true', '1'), true, lower(${trimmed(s)}) IN ('false', '0'), false, NULL)`;
+      // The spellings Go's strconv.ParseBool accepts; anything else is null.
+      return `multiIf(${s} IN ('true', 'True', 'TRUE', 't', 'T', '1'), true, ${s} IN ('false', 'False', 'FALSE', 'f', 'F', '0'), false, NULL)`;
     case 'datetime':
-      return `toUnixTimestamp64Nano(parseDateTime64BestEffortOrNull(${s}, 9, 'UTC'))`;
+      return datetimeOfText(s);
     case 'timespan':
       return timespanOfText(s);
     case 'dynamic':
@@ -25,6 +26,19 @@ function stringTo(to: AplType, s: string): string {
     default:
       return s;
   }
+}
+
+/**
+ * Text as a datetime: epoch digits (10 are seconds, 13 milliseconds, 16 microseconds, 19
+ * nanoseconds), else ClickHouse's best-effort reading (ISO 8601, RFC 1123, US month-first dates
+ * and the other common layouts); null when none fits.
+ */
+function datetimeOfText(text: string): string {
+  const s = trimmed(text);
+  const n = `toInt64OrNull(${s})`;
+  const epoch = `multiIf(length(${s}) = 10, ${n} * 1000000000, length(${s}) = 13, ${n} * 1000000, length(${s}) = 16, ${n} * 1000, length(${s}) = 19, ${n}, NULL)`;
+  const plain = `replaceRegexpOne(${s}, '\\\\s+(?:GMT|UTC)$', '')`;
+  return `if(match(${s}, '^[0-9]+$'), ${epoch}, toUnixTimestamp64Nano(parseDateTime64BestEffortUSOrNull(${plain}, 9, 'UTC')))`;
 }
 
 /** Text as a timespan: `[-][d.]hh:mm[:ss[.fffffff]]`, or amounts with units (`1.5h`, `1h30m`, `90 seconds`). */
@@ -54,7 +68,8 @@ export function convertSql(x: string, from: AplType, to: AplType, explicit: bool
         case 'real':
           return realText(x);
         case 'bool':
-          return `if(${x}, 'true', 'false')`;
+          // tostring(bool) of a missing value is "false", as in DuckDB's CASE; a cast keeps null.
+          return explicit ? `if(${x}, 'true', 'false')` : `multiIf(${x} IS NULL, NULL, ${x}, 'true', 'false')`;
         case 'datetime':
           return rfc3339Sql(x);
         case 'timespan':
@@ -74,8 +89,10 @@ export function convertSql(x: string, from: AplType, to: AplType, explicit: bool
         return explicit ? `if(isValidJSON(${x}), ${x}, toJSONString(${x}))` : `toJSONString(${x})`;
       case 'datetime':
         return `toJSONString(${rfc3339Sql(x)})`;
+      case 'timespan':
+        return `toJSONString(${goDurationSql(x)})`;
       case 'bool':
-        return `if(${x}, 'true', 'false')`;
+        return `multiIf(${x} IS NULL, NULL, ${x}, 'true', 'false')`;
       case 'real':
         return `if(isFinite(${x}), toString(${x}), NULL)`;
       default:
@@ -84,6 +101,12 @@ export function convertSql(x: string, from: AplType, to: AplType, explicit: bool
   }
   if (from === 'dynamic') {
     const text = jsonText(x);
+    const kind = jsonType(x);
+    // Numbers in a dynamic value are epoch nanoseconds as datetimes, as for longs.
+    if (to === 'datetime') return `if(${kind} IN ('Int64', 'UInt64', 'Double'), accurateCastOrNull(trunc(toFloat64OrNull(${x})), 'Int64'), ${stringTo(to, text)})`;
+    if (to === 'bool') return `multiIf(${kind} = 'Bool', ${x} = 'true', ${kind} = 'String', ${stringTo('bool', text)}, ${kind} = 'Null', NULL, toFloat64OrNull(${x}) != 0)`;
+    // todouble(true) is 1 as for a bool; implicit conversions leave a boolean out, as text.
+    if (to === 'real' && explicit) return `if(${kind} = 'Bool', if(${x} = 'true', 1.0, 0.0), ${stringTo('real', text)})`;
     if (to === 'int') {
       return `multiIf(${jsonType(x)} IN ('Int64', 'UInt64'), toInt64OrNull(${x}), ${jsonType(x)} = 'Double', accurateCastOrNull(trunc(toFloat64OrNull(${x})), 'Int64'), ${jsonType(x)} = 'Bool', if(${x} = 'true', toInt64(1), toInt64(0)), ${jsonType(x)} = 'String', ${stringTo('int', text)}, NULL)`;
     }
@@ -102,6 +125,9 @@ export function convertSql(x: string, from: AplType, to: AplType, explicit: bool
       if (from === 'real') return `accurateCastOrNull(trunc(${x}), 'Int64')`;
       return `toInt64(${x})`;
     case 'datetime':
+      // Numbers are nanoseconds since the epoch.
+      if (from === 'int') return x;
+      if (from === 'real') return `accurateCastOrNull(trunc(${x}), 'Int64')`;
       return `CAST(NULL AS Nullable(Int64))`;
     default:
       return `CAST(${x} AS ${nullableType(to)})`;
@@ -111,4 +137,11 @@ export function convertSql(x: string, from: AplType, to: AplType, explicit: bool
 export const CONVERSION_RULES: RuleTable = {
   cast: (_w, e, a) => convertSql(a(0), e.args[0]!.type, e.type, false),
   convert: (_w, e, a) => convertSql(a(0), e.args[0]!.type, e.type, true),
+  json_parse_or_null: (_w, _e, a) => `if(isValidJSON(${a(0)}), ${a(0)}, NULL)`,
+  toarray: (_w, _e, a) => {
+    const values = `concat('[', arrayStringConcat(arrayMap(kv -> kv.2, JSONExtractKeysAndValuesRaw(${notNull(a(0))})), ','), ']')`;
+    return `multiIf(${a(0)} IS NULL, '[]', ${jsonType(a(0))} = 'Array', ${a(0)}, ${jsonType(a(0))} = 'Object', ${values}, ${jsonType(a(0))} = 'Null', '[]', concat('[', ${a(0)}, ']'))`;
+  },
+  // ClickHouse writes whole bytes (0100); DuckDB, like Kusto, no leading zeros (100).
+  tohex: (_w, _e, a) => bindSql(`if(${a(0)} = 0, '0', trimLeft(lower(hex(${a(0)})), '0'))`, 'h', `leftPad(h, toUInt64(greatest(${a(1)}, length(h))), '0')`),
 };

@@ -1,7 +1,6 @@
 // Datetime functions: period boundaries, parts, calendar arithmetic, Unix epochs, formatting.
 // Datetimes are Int64 nanoseconds since the epoch (see ../expressions.ts).
 import { asDateTime, floorDiv, formatDateTimeSql, formatTimespanSql } from '../formatting';
-import { roundSql } from './rounding';
 import type { RuleTable } from './rule';
 
 const NANOS: Record<string, bigint> = {
@@ -86,8 +85,12 @@ export const DATETIME_RULES: RuleTable = {
   datetime_add: (_w, e, a) => {
     const part = String(e.options?.part);
     const months = MONTHS[part];
-    if (months !== undefined) return `toUnixTimestamp64Nano(addMonths(${asDateTime(a(1))}, ${a(0)} * ${months}))`;
-    return `(${a(1)} + ${a(0)} * ${NANOS[part]!.toString()})`;
+    // A result outside the range of datetimes (1677 to 2262) is null for its row.
+    if (months !== undefined) {
+      const year = `(toYear(${asDateTime(a(1))}) + intDiv(toMonth(${asDateTime(a(1))}) - 1 + ${a(0)} * ${months}, 12))`;
+      return `if(${year} BETWEEN 1678 AND 2261, toUnixTimestamp64Nano(addMonths(${asDateTime(a(1))}, ${a(0)} * ${months})), NULL)`;
+    }
+    return `accurateCastOrNull(toInt128(${a(1)}) + toInt128(${a(0)}) * ${NANOS[part]!.toString()}, 'Int64')`;
   },
   datetime_diff: (_w, e, a) => {
     const part = String(e.options?.part);
@@ -102,7 +105,8 @@ export const DATETIME_RULES: RuleTable = {
   },
   unixtime_todatetime: (_w, e, a) => {
     const factor = String(e.options?.nanosPerUnit);
-    if (e.args[0]!.type === 'int') return `(${a(0)} * ${factor})`;
-    return `accurateCastOrNull(${roundSql(`(${a(0)} * ${factor})`)}, 'Int64')`;
+    // Whole units: a fraction is truncated, as Axiom documents; out of range is null.
+    if (e.args[0]!.type === 'int') return `accurateCastOrNull(toInt128(${a(0)}) * ${factor}, 'Int64')`;
+    return `accurateCastOrNull(trunc(${a(0)}) * ${factor}, 'Int64')`;
   },
 };

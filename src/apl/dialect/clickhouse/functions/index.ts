@@ -11,11 +11,14 @@ import { CONVERSION_RULES } from './conversion';
 import { DATETIME_RULES } from './datetime';
 import { DYNAMIC_RULES } from './dynamic';
 import { HASH_RULES } from './hash';
+import { IP_RULES } from './ip';
 import { MATH_RULES } from './math';
 import { OPERATOR_RULES } from './operators';
 import { ROUNDING_RULES } from './rounding';
 import { argumentWriter, type CallExpr, type Rule, type RuleTable } from './rule';
+import { SERIES_RULES } from './series';
 import { STRING_RULES } from './strings';
+import { TYPE_RULES } from './types';
 
 export { convertSql } from './conversion';
 export { jsonArrayOf, jsonMember, jsonText, jsonType } from './json';
@@ -34,6 +37,9 @@ export const CLICKHOUSE_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   dynamic: DYNAMIC_RULES,
   arrays: ARRAY_RULES,
   hash: HASH_RULES,
+  types: TYPE_RULES,
+  ip: IP_RULES,
+  series: SERIES_RULES,
 };
 
 /** Canonical call name → ClickHouse SQL rule. */

@@ -129,7 +129,8 @@ export const OPERATOR_RULES: RuleTable = {
   div: (_w, e, a) => {
     if (e.type === 'int') return `intDiv(${a(0)}, ${safeDivisor(a(1))})`;
     if (e.type === 'timespan') return `accurateCastOrNull(trunc(${a(0)} / ${safeDivisor(a(1))}), 'Int64')`;
-    return `(toFloat64(${a(0)}) / ${safeDivisor(a(1))})`;
+    // Real division by zero is an infinity (or NaN), as in DuckDB.
+    return `(toFloat64(${a(0)}) / ${a(1)})`;
   },
   mod: (_w, _e, a) => `(${a(0)} % ${safeDivisor(a(1))})`,
   neg: (_w, _e, a) => `(-${a(0)})`,
