@@ -23,7 +23,7 @@ const POSTGRES_SUITES = process.env.POSTGRES_TEST_SUITES?.split(',') ?? [
 // Suites that run a second time with events in ClickHouse embedded (chdb, EVENT_STORE=chdb and
 // the ClickHouse dialect): the APL conformance tables, the engine's injection and pagination
 // suites, and every suite that ingests or queries through the API (the shippers' doors included)
-// or fuzzes it. CHDB_TEST_SUITES (comma-separated globs) replaces the list.
+// or fuzzes it, and monitors evaluating over it. CHDB_TEST_SUITES (comma-separated globs) replaces the list.
 const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/clickhouse/**/*.test.ts',
   'test/apl/conformance*.test.ts',
@@ -38,6 +38,7 @@ const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/datasets/*.test.ts',
   'test/shippers/{edge-query,elastic,hec,heroku,loki,otlp,zstd-ingest}.test.ts',
   'test/fuzz.test.ts',
+  'test/monitors/{threshold,match}.test.ts',
 ];
 
 /** True when the optional chdb package is installed (CI installs it; elsewhere it may be absent). */
