@@ -124,7 +124,7 @@ export class CatalogService {
   private async reload(): Promise<boolean> {
     const stored = await readStoredCatalog(this.store);
     if (!stored) return false;
-    this.current = new CatalogSnapshot(stored.records, stored.sync);
+    this.current = new CatalogSnapshot(stored.records, stored.sync, stored.prices);
     return true;
   }
 
