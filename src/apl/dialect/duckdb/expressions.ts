@@ -15,6 +15,8 @@ export class ExprWriter {
     private readonly params: SqlValue[],
     /** SQL for a column id (qualified inside joins). */
     readonly column: (id: string) => string,
+    /** The joined columns that answer each price lookup call (see ./pricing.ts). */
+    readonly lookupColumns = new Map<TExpr, string>(),
   ) {}
 
   /**
@@ -40,7 +42,7 @@ export class ExprWriter {
 
   /** Writes a child expression with another column resolver (join keys). */
   withColumns(column: (id: string) => string): ExprWriter {
-    return new ExprWriter(this.params, column);
+    return new ExprWriter(this.params, column, this.lookupColumns);
   }
 
   write(expr: TExpr): string {

@@ -6,6 +6,7 @@ import { type Rel, type RelColumn, requiredColumns, type TExpr } from '../../sem
 import type { CompiledSql, SqlDialect, SqlValue } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, SQL_TYPE } from './expressions';
+import { joinPriceLookups } from './pricing';
 
 const id = (columnId: string) => quoteIdentifier(columnId);
 const ts = (nanos: bigint) => `make_timestamp_ns(CAST(${nanos.toString()} AS BIGINT))`;
@@ -13,6 +14,7 @@ const ts = (nanos: bigint) => `make_timestamp_ns(CAST(${nanos.toString()} AS BIG
 class Generator {
   readonly params: SqlValue[] = [];
   private readonly writer = new ExprWriter(this.params, id);
+  private lookups = 0;
 
   /** Per node, the columns something above reads; scans and projections leave out the rest. */
   constructor(private readonly required: Map<Rel, Set<string>>) {}
@@ -30,21 +32,35 @@ class Generator {
     return this.writer.write(expr);
   }
 
+  /**
+   * `(input) AS alias`, with the price table joined when `exprs` (what the node computes over
+   * its input) look models up. Call it before writing `exprs`.
+   */
+  private from(input: Rel, exprs: readonly TExpr[], alias = 't'): string {
+    const sql = this.rel(input);
+    return joinPriceLookups(this.writer, sql, alias, exprs, () => this.lookups++) ?? `(${sql}) AS ${alias}`;
+  }
+
   rel(rel: Rel): string {
     switch (rel.op) {
       case 'scan':
         return this.scan(rel);
-      case 'filter':
-        return `SELECT * FROM (${this.rel(rel.input)}) AS t WHERE ${this.expr(rel.predicate)}`;
+      case 'filter': {
+        const from = this.from(rel.input, [rel.predicate]);
+        return `SELECT * FROM ${from} WHERE ${this.expr(rel.predicate)}`;
+      }
       case 'project': {
-        const items = this.kept(rel).map((i) => `${this.expr(rel.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
-        return `SELECT ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
+        const kept = this.kept(rel);
+        const from = this.from(rel.input, kept.map((i) => rel.exprs[i]!));
+        const items = kept.map((i) => `${this.expr(rel.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
+        return `SELECT ${items.join(', ')} FROM ${from}`;
       }
       case 'aggregate': {
+        const from = this.from(rel.input, [...rel.groups, ...rel.aggregates.flatMap((agg) => (agg.filter ? [...agg.args, agg.filter] : agg.args))]);
         const groups = rel.groups.map((group, i) => `${this.expr(group)} AS ${id(rel.columns[i]!.id)}`);
         const aggregates = rel.aggregates.map((agg, i) => `${aggregateSql(this.writer, agg)} AS ${id(rel.columns[rel.groups.length + i]!.id)}`);
         const groupBy = rel.groups.length ? ` GROUP BY ${rel.groups.map((_, i) => i + 1).join(', ')}` : '';
-        return `SELECT ${[...groups, ...aggregates].join(', ')} FROM (${this.rel(rel.input)}) AS t${groupBy}`;
+        return `SELECT ${[...groups, ...aggregates].join(', ')} FROM ${from}${groupBy}`;
       }
       case 'sort':
         return this.sort(rel);
@@ -60,8 +76,9 @@ class Generator {
       case 'union':
         return rel.inputs
           .map((input) => {
+            const from = this.from(input.rel, input.exprs);
             const items = rel.columns.map((column, i) => `${this.expr(input.exprs[i]!)} AS ${id(column.id)}`);
-            return `SELECT ${items.join(', ')} FROM (${this.rel(input.rel)}) AS t`;
+            return `SELECT ${items.join(', ')} FROM ${from}`;
           })
           .join(' UNION ALL ');
       case 'join':
@@ -92,15 +109,18 @@ class Generator {
   }
 
   private sort(rel: Extract<Rel, { op: 'sort' }>): string {
+    const from = this.from(rel.input, rel.keys.map((key) => key.expr));
     const keys = rel.keys.map((key) => `${this.expr(key.expr)} ${key.desc ? 'DESC' : 'ASC'} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`);
-    return `SELECT * FROM (${this.rel(rel.input)}) AS t ORDER BY ${keys.join(', ')}`;
+    return `SELECT * FROM ${from} ORDER BY ${keys.join(', ')}`;
   }
 
   private join(rel: Extract<Rel, { op: 'join' }>): string {
+    // Each side with the price table joined when its keys look models up.
+    const leftSql = `SELECT * FROM ${this.from(rel.left, rel.keys.map((key) => key.left))}`;
+    let rightSql = `SELECT * FROM ${this.from(rel.right, rel.keys.map((key) => key.right))}`;
     const left = this.writer.withColumns((columnId) => `l.${id(columnId)}`);
     const right = this.writer.withColumns((columnId) => `r.${id(columnId)}`);
     const on = rel.keys.map((key) => `${left.write(key.left)} = ${right.write(key.right)}`).join(' AND ');
-    let rightSql = this.rel(rel.right);
     if (rel.kind === 'innerunique') {
       // One right row per key: the first match, as Axiom describes innerunique.
       const partition = rel.keys.map((key) => this.expr(key.right)).join(', ');
@@ -111,7 +131,7 @@ class Generator {
       return `${source.side === 'left' ? 'l' : 'r'}.${id(source.id)} AS ${id(column.id)}`;
     });
     const kind = rel.kind === 'leftouter' ? 'LEFT JOIN' : 'JOIN';
-    return `SELECT ${items.join(', ')} FROM (${this.rel(rel.left)}) AS l ${kind} (${rightSql}) AS r ON ${on || 'TRUE'}`;
+    return `SELECT ${items.join(', ')} FROM (${leftSql}) AS l ${kind} (${rightSql}) AS r ON ${on || 'TRUE'}`;
   }
 
   private values(rel: Extract<Rel, { op: 'values' }>): string {
