@@ -98,7 +98,7 @@ interface Target {
 // -- in-process IngestService ------------------------------------------------------------------
 
 async function serviceTarget(): Promise<Target> {
-  const { openRelationalStore } = await import('../src/db/sqlite');
+  const { openRelationalStore } = await import('../src/db/store');
   const { DatasetEvents } = await import('../src/events/dataset-events');
   const { IngestService } = await import('../src/events/ingest/ingest-service');
   const { FieldRegistry } = await import('../src/events/schema/field-registry');
@@ -106,7 +106,7 @@ async function serviceTarget(): Promise<Target> {
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-service-'));
   const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
   const store = await EventStore.open(path.join(dir, 'events.duckdb'));
-  const registry = new FieldRegistry(relational.sqlite, store);
+  const registry = new FieldRegistry(relational.repository, store);
   const writer = new DatasetEvents(store, registry, 1024);
   const service = new IngestService(writer, store);
   const now = new Date().toISOString();

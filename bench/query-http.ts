@@ -48,8 +48,8 @@ async function main() {
     console.log(`ingested ${EVENTS.toLocaleString('en-US')} events over HTTP in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     const { services } = app;
-    const principal = services.auth.authenticate({ authorization: `Bearer ${TOKEN}`, orgId: undefined });
-    const dataset = services.datasets.get(principal, 'bench');
+    const principal = await services.auth.authenticate({ authorization: `Bearer ${TOKEN}`, orgId: undefined });
+    const dataset = await services.datasets.get(principal, 'bench');
     const schema = services.fields.schemaOf(dataset);
     const table = quoteIdentifier(schema.table);
     const col = (name: string) => quoteIdentifier(schema.fields.find((field) => field.name === name)!.column);

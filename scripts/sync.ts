@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { CatalogSourceRequest } from '../src/catalog/sync';
 import { importCatalog } from '../src/catalog/sync';
 import { ConfigError, loadConfig } from '../src/config';
-import { openRelationalStore } from '../src/db/sqlite';
+import { describeDatabase, openRelationalStore } from '../src/db/store';
 import { describeError } from '../src/errors';
 
 const USAGE = `Usage: npm run sync -- [--source FILE_OR_URL] [--fallback]
@@ -53,9 +53,9 @@ async function main(): Promise<number> {
     : { kind: 'litellm', source: args.source ?? config.catalogSource };
 
   const started = Date.now();
-  const store = await openRelationalStore(config.sqlitePath);
+  const store = await openRelationalStore(config.database);
   try {
-    process.stdout.write(`Syncing the model catalog in ${config.sqlitePath}\n`);
+    process.stdout.write(`Syncing the model catalog in ${describeDatabase(config.database)}\n`);
     const sync = await importCatalog(store, request, { onProgress: (message) => process.stdout.write(`  ${message}\n`) });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const reasons = Object.entries(sync.skipReasons).sort(([, a], [, b]) => b - a);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config';
-import { openRelationalStore } from './db/sqlite';
+import { openRelationalStore } from './db/store';
 import { mountGraphQL } from './graphql/yoga';
 import { registerErrorHandling } from './rest/error-handler';
 import { acceptEmptyJsonBodies } from './rest/json-body';
@@ -19,7 +19,7 @@ export interface App {
 }
 
 export async function createApp(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<App> {
-  const store = await openRelationalStore(config.sqlitePath);
+  const store = await openRelationalStore(config.database);
   const services = await createServices(config, logger, store);
   const server = Fastify({
     loggerInstance: logger,

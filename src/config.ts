@@ -1,6 +1,7 @@
 // The one place that reads configuration. Everything else receives a validated `Config`.
 import path from 'node:path';
 import { z } from 'zod';
+import type { DatabaseLocation } from './db/store';
 
 export const DEFAULT_CATALOG_SOURCE =
   'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json';
@@ -13,6 +14,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be at most 65535').default(8080),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int('must be a whole number').min(2, 'must be at least 2').default(10),
   MODEL_CATALOG_SOURCE: z.string().min(1).default(DEFAULT_CATALOG_SOURCE),
   ADMIN_TOKEN: z
     .string()
@@ -30,8 +32,8 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
-  /** Absolute path of the SQLite file holding the relational data. */
-  sqlitePath: string;
+  /** Where the relational data lives: a SQLite file (default) or a PostgreSQL database. */
+  database: DatabaseLocation;
   /** Absolute path of the DuckDB file holding the events. */
   duckdbPath: string;
   catalogSource: string;
@@ -47,14 +49,23 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Reads `DATABASE_URL` as Prisma spells SQLite locations (`file:./dev.db`) or as a plain path. */
-function sqlitePathFrom(databaseUrl: string | undefined, dataDir: string): string {
-  if (!databaseUrl) return path.join(dataDir, 'eventdeck.db');
+/**
+ * Reads `DATABASE_URL`: `postgres://` or `postgresql://` URLs select PostgreSQL; anything else is
+ * a SQLite location as Prisma spells it (`file:./dev.db`) or a plain path.
+ */
+function databaseFrom(databaseUrl: string | undefined, dataDir: string, poolSize: number): DatabaseLocation {
+  if (!databaseUrl) return { provider: 'sqlite', path: path.join(dataDir, 'eventdeck.db') };
+  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    if (!URL.canParse(databaseUrl)) throw new ConfigError('Invalid configuration:\n  DATABASE_URL: not a valid PostgreSQL URL');
+    return { provider: 'postgresql', url: databaseUrl, poolSize };
+  }
   const withoutScheme = databaseUrl.replace(/^file:(\/\/)?/, '');
   if (/^[a-z][a-z0-9+.-]*:/i.test(withoutScheme)) {
-    throw new ConfigError(`DATABASE_URL: only SQLite file locations are supported (got "${databaseUrl}")`);
+    throw new ConfigError(
+      `Invalid configuration:\n  DATABASE_URL: use a SQLite file location or a postgres:// URL (got a "${databaseUrl.split(':')[0]}:" URL)`,
+    );
   }
-  return path.resolve(withoutScheme.split('?')[0]!);
+  return { provider: 'sqlite', path: path.resolve(withoutScheme.split('?')[0]!) };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -74,7 +85,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     port: e.PORT,
     dataDir,
-    sqlitePath: sqlitePathFrom(e.DATABASE_URL, dataDir),
+    database: databaseFrom(e.DATABASE_URL, dataDir, e.DATABASE_POOL_SIZE),
     duckdbPath: path.join(dataDir, 'events.duckdb'),
     catalogSource: e.MODEL_CATALOG_SOURCE,
     adminToken: e.ADMIN_TOKEN,

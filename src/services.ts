@@ -5,11 +5,13 @@ import { ensureAdminIdentity } from './auth/bootstrap';
 import { AuthService } from './auth/service';
 import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
-import type { RelationalStore } from './db/sqlite';
+import type { RelationalStore } from './db/store';
 import { DatasetService } from './events/datasets';
+import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
+import { ShipperService } from './shippers/service';
 
 export interface Services extends EventServices {
   config: Config;
@@ -18,21 +20,30 @@ export interface Services extends EventServices {
   auth: AuthService;
   catalog: CatalogService;
   datasets: DatasetService;
+  mapFields: MapFieldService;
   retention: RetentionSweeper;
   queries: QueryService;
+  shippers: ShipperService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
-  const admin = await ensureAdminIdentity(store.prisma, config.adminToken);
+  // Instances starting together over one store bootstrap it once: the first creates the admin
+  // identity and imports the catalog, the others find both.
+  const { admin, catalog } = await store.exclusive('startup', async () => {
+    const admin = await ensureAdminIdentity(store.prisma, config.adminToken);
+    const catalog = await createCatalogService(store, logger, config.catalogSource);
+    return { admin, catalog };
+  });
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
   const auth = new AuthService(store);
-  const catalog = await createCatalogService(store, logger, config.catalogSource);
   const events = await openEventServices(config, store, logger);
-  const datasets = new DatasetService(store.prisma, store.sqlite, events.datasetEvents);
+  const datasets = new DatasetService(store.prisma, store.repository, events.datasetEvents, [mapFieldsInFieldList(events.mapFieldRegistry)]);
+  const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
-  const retention = new RetentionSweeper(store.sqlite, events.datasetEvents, logger);
+  const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
-  return { config, logger, store, auth, catalog, ...events, datasets, retention, queries };
+  const shippers = new ShipperService(events.ingest, datasets, mapFields);
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

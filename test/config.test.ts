@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       port: 8080,
       dataDir: path.resolve('./data'),
-      sqlitePath: path.resolve('./data/eventdeck.db'),
+      database: { provider: 'sqlite', path: path.resolve('./data/eventdeck.db') },
       duckdbPath: path.resolve('./data/events.duckdb'),
       catalogSource: DEFAULT_CATALOG_SOURCE,
       adminToken: undefined,
@@ -18,9 +18,23 @@ describe('loadConfig', () => {
   });
 
   it('reads DATABASE_URL as a Prisma-style file URL or a plain path', () => {
-    expect(loadConfig({ DATABASE_URL: 'file:./x/app.db' }).sqlitePath).toBe(path.resolve('x/app.db'));
-    expect(loadConfig({ DATABASE_URL: '/tmp/y.db' }).sqlitePath).toBe('/tmp/y.db');
-    expect(() => loadConfig({ DATABASE_URL: 'postgresql://localhost/db' })).toThrow(/only SQLite/);
+    expect(loadConfig({ DATABASE_URL: 'file:./x/app.db' }).database).toEqual({ provider: 'sqlite', path: path.resolve('x/app.db') });
+    expect(loadConfig({ DATABASE_URL: '/tmp/y.db' }).database).toEqual({ provider: 'sqlite', path: '/tmp/y.db' });
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/db' })).toThrow(/DATABASE_URL: use a SQLite file location or a postgres:\/\/ URL/);
+  });
+
+  it('selects PostgreSQL for postgres:// and postgresql:// URLs, with a pool size', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://app:secret@db.internal:5432/eventdeck?sslmode=require' }).database).toEqual({
+      provider: 'postgresql',
+      url: 'postgres://app:secret@db.internal:5432/eventdeck?sslmode=require',
+      poolSize: 10,
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/db', DATABASE_POOL_SIZE: '25' }).database).toMatchObject({
+      provider: 'postgresql',
+      poolSize: 25,
+    });
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://localhost/db', DATABASE_POOL_SIZE: '1' })).toThrow(/DATABASE_POOL_SIZE: must be at least 2/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://[bad' })).toThrow(/not a valid PostgreSQL URL/);
   });
 
   it('treats empty variables as unset', () => {

@@ -1,16 +1,58 @@
 // The SQL migrations are written by hand (the Prisma CLI cannot run here), so this test proves
 // they create exactly the tables, columns, keys and indexes that prisma/schema.prisma declares,
-// and that the generated client can write and read every model through them.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// and that the generated client can write and read every model through them. It also keeps the
+// PostgreSQL side in step: every migration has its PostgreSQL twin, and the derived PostgreSQL
+// schema and both generated clients match prisma/schema.prisma. (The PostgreSQL tables
+// themselves are checked in test/postgres/migrations.test.ts.)
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, readMigrations } from '../src/db/migrate';
-import { openRelationalStore, type RelationalStore } from '../src/db/sqlite';
-import { parsePrismaSchema, SQLITE_TYPE_OF } from './helpers/prisma-schema';
+import { derivePostgresSchema } from '../scripts/prisma-schemas.mjs';
+import { applyMigrations, MIGRATIONS_DIR, POSTGRES_MIGRATIONS_DIR, readMigrations } from '../src/db/migrate';
+import { openRelationalStore, type RelationalStore } from '../src/db/store';
+import { exerciseEveryModel } from './helpers/model-roundtrip';
+import { foreignKeysOf, parsePrismaSchema, SQLITE_TYPE_OF } from './helpers/prisma-schema';
 
-const models = parsePrismaSchema(readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8'));
+const SCHEMA_TEXT = readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8');
+const models = parsePrismaSchema(SCHEMA_TEXT);
+const REGENERATE = 'run `npm run prisma:generate` after changing prisma/schema.prisma';
+
+describe('PostgreSQL twins and generated files', () => {
+  it('gives every SQLite migration a PostgreSQL twin of the same name, and nothing else', () => {
+    const sqlite = readMigrations(MIGRATIONS_DIR).map((migration) => migration.name);
+    const postgres = readMigrations(POSTGRES_MIGRATIONS_DIR).map((migration) => migration.name);
+    for (const name of sqlite) {
+      expect(postgres, `prisma/migrations/${name} needs its twin prisma/postgres/migrations/${name}/migration.sql`).toContain(name);
+    }
+    for (const name of postgres) expect(sqlite, `prisma/postgres/migrations/${name} has no SQLite original`).toContain(name);
+  });
+
+  it('derives the PostgreSQL schema from prisma/schema.prisma, and it is current', () => {
+    const derived = derivePostgresSchema(SCHEMA_TEXT);
+    expect(derived).toContain('provider = "postgresql"');
+    expect(derived).not.toContain('provider = "sqlite"');
+    // Same models, field for field.
+    expect(parsePrismaSchema(derived)).toEqual(models);
+    const onDisk = new URL('../prisma/postgres/schema.prisma', import.meta.url);
+    expect(existsSync(onDisk), REGENERATE).toBe(true);
+    expect(readFileSync(onDisk, 'utf8'), REGENERATE).toBe(derived);
+  });
+
+  it('has both clients generated from the current schemas', () => {
+    const inlineSchemaOf = (client: string) => {
+      const text = readFileSync(new URL(`../src/generated/${client}/internal/class.ts`, import.meta.url), 'utf8');
+      const match = /"inlineSchema":\s*("(?:[^"\\]|\\.)*")/.exec(text);
+      expect(match, `no inline schema in src/generated/${client}`).not.toBeNull();
+      return JSON.parse(match![1]!) as string;
+    };
+    // Prisma re-aligns the columns of the schema it embeds: compare with spacing collapsed.
+    const spacing = (text: string) => text.replace(/[ \t]+/g, ' ').trim();
+    expect(spacing(inlineSchemaOf('prisma')), REGENERATE).toBe(spacing(SCHEMA_TEXT));
+    expect(spacing(inlineSchemaOf('prisma-postgres')), REGENERATE).toBe(spacing(derivePostgresSchema(SCHEMA_TEXT)));
+  });
+});
 
 describe('SQL migrations', () => {
   let dir: string;
@@ -73,6 +115,15 @@ describe('SQL migrations', () => {
       expect(
         declared.filter((index) => !index.unique).map((index) => indexColumns(index.name).join(',')).sort(),
       ).toEqual(model.indexes.map((cols) => cols.join(',')).sort());
+
+      const keys = db.prepare(`PRAGMA foreign_key_list("${model.table}")`).all() as { id: number; seq: number; table: string; from: string; to: string; on_delete: string }[];
+      const byId = new Map<number, typeof keys>();
+      for (const key of keys) byId.set(key.id, [...(byId.get(key.id) ?? []), key]);
+      const foreignKeys = [...byId.values()].map((parts) => {
+        const sorted = parts.sort((a, b) => a.seq - b.seq);
+        return `${sorted.map((p) => p.from).join(',')} -> ${sorted[0]!.table}(${sorted.map((p) => p.to).join(',')}) ON DELETE ${sorted[0]!.on_delete}`;
+      });
+      expect(foreignKeys.sort()).toEqual(foreignKeysOf(model, models));
     });
   }
 
@@ -97,35 +148,6 @@ describe('Prisma client over the migrated database', () => {
   });
 
   it('writes and reads every model, relations and cascades included', async () => {
-    const { prisma } = store;
-    await prisma.organization.create({ data: { id: 'org1', name: 'Org' } });
-    await prisma.user.create({ data: { id: 'u1', name: 'Ann', email: 'ann@example.com' } });
-    await prisma.membership.create({ data: { userId: 'u1', orgId: 'org1', role: 'owner' } });
-    await prisma.token.create({
-      data: { id: 't1', orgId: 'org1', userId: 'u1', kind: 'personal', name: 'p', secretHash: 'h1', expiresAt: new Date('2030-01-01T00:00:00Z') },
-    });
-    await prisma.dataset.create({
-      data: { id: 'd1', orgId: 'org1', name: 'logs', tableName: 'ds_d1', createdBy: 'u1', fields: { create: [{ name: 'a.b', type: 'string', columnName: 'a.b' }] } },
-    });
-    await prisma.catalogModel.create({ data: { id: 'gpt-4o', providerId: 'openai', position: 0, record: '{}' } });
-    await prisma.catalogSync.create({
-      data: { source: 's', sourceKind: 'litellm', syncedAt: new Date(), modelsRead: 1, modelsSkipped: 0, modelsWritten: 1 },
-    });
-    await prisma.serverSetting.create({ data: { key: 'k', value: 'v' } });
-
-    const dataset = await prisma.dataset.findUniqueOrThrow({ where: { orgId_name: { orgId: 'org1', name: 'logs' } }, include: { fields: true } });
-    expect(dataset.fields[0]).toMatchObject({ name: 'a.b', hidden: false, unit: '' });
-    expect(dataset.useRetentionPeriod).toBe(false);
-    const token = await prisma.token.findUniqueOrThrow({ where: { secretHash: 'h1' } });
-    expect(token.expiresAt?.toISOString()).toBe('2030-01-01T00:00:00.000Z');
-    expect(token.datasetCapabilities).toBe('{}');
-
-    await prisma.organization.delete({ where: { id: 'org1' } });
-    expect(await prisma.dataset.count()).toBe(0);
-    expect(await prisma.datasetField.count()).toBe(0);
-    expect(await prisma.token.count()).toBe(0);
-    await expect(
-      prisma.catalogModel.create({ data: { id: 'gpt-4o', providerId: 'x', position: 1, record: '{}' } }),
-    ).rejects.toThrow();
+    await exerciseEveryModel(store.prisma);
   });
 });

@@ -1,7 +1,7 @@
 // First start with an empty store: create an organization, its admin user and a personal token.
 // With ADMIN_TOKEN set, that value is (and stays) a valid personal token of the admin, so
 // scripts can rely on it across restarts; otherwise a generated token is printed once.
-import type { PrismaClient } from '../db/sqlite';
+import type { PrismaClient } from '../db/store';
 import { generateId, generateOrgId, generateTokenSecret, hashTokenSecret } from './secrets';
 
 export interface BootstrapResult {

@@ -93,3 +93,9 @@ export function datasetsWithCapability(
   }
   return names;
 }
+
+/** The one dataset a token may ingest into, if there is exactly one (shippers that name none use it). */
+export function soleIngestDataset(principal: Principal): string | undefined {
+  const names = datasetsWithCapability(principal, 'ingest', 'create');
+  return names !== '*' && names.length === 1 ? names[0] : undefined;
+}

@@ -1,5 +1,5 @@
 // The auth domain as one service: authentication of requests, tokens, the current user.
-import type { RelationalStore } from '../db/sqlite';
+import type { RelationalStore } from '../db/store';
 import { Authenticator, type Credentials } from './authenticator';
 import type { Principal } from './principal';
 import { TokenService } from './tokens';
@@ -11,13 +11,18 @@ export class AuthService {
   private readonly authenticator: Authenticator;
 
   constructor(store: RelationalStore) {
-    this.authenticator = new Authenticator(store.sqlite);
+    this.authenticator = new Authenticator(store.repository);
     this.tokens = new TokenService(store.prisma);
     this.users = new UserService(store.prisma);
   }
 
   /** Throws `unauthenticated` (401) or `forbidden`/`invalidInput` for organization mismatches. */
-  authenticate(credentials: Credentials): Principal {
+  authenticate(credentials: Credentials): Promise<Principal> {
     return this.authenticator.authenticate(credentials);
+  }
+
+  /** As `authenticate`, for a token secret a door has already read from its own header scheme. */
+  authenticateToken(secret: string, orgId: string | undefined): Promise<Principal> {
+    return this.authenticator.authenticateToken(secret, orgId);
   }
 }

@@ -1,7 +1,7 @@
 // API token management (v2 `/tokens`): list, get, create, regenerate, delete. A token can only
 // hand out capabilities its creator holds, and its secret is returned once, at creation.
 import { z } from 'zod';
-import type { PrismaClient } from '../db/sqlite';
+import type { PrismaClient } from '../db/store';
 import { forbidden, invalidInput, notFound } from '../errors';
 import { datasetCapabilitiesSchema, orgCapabilitiesSchema } from './capability-schemas';
 import {

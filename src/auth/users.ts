@@ -1,6 +1,6 @@
 // The current user (`/v1/user`, `/v2/user`): who a personal token acts for, and their role.
 import { z } from 'zod';
-import type { PrismaClient } from '../db/sqlite';
+import type { PrismaClient } from '../db/store';
 import { forbidden, notFound } from '../errors';
 import { parseInput } from '../validation';
 import type { Principal } from './principal';

@@ -2,7 +2,7 @@
 // from the in-memory snapshot; syncs write the store and swap in a new snapshot. A sync run by
 // another process (`npm run sync`) is noticed by a cheap poll and loaded too.
 import type { Logger } from 'pino';
-import type { RelationalStore } from '../db/sqlite';
+import type { RelationalStore } from '../db/store';
 import { describeError, notFound, unavailable } from '../errors';
 import { type CatalogMetadata, catalogMetadata } from './metadata';
 import { filterModels, type ModelFilter, todayUtc } from './query';
@@ -132,7 +132,7 @@ export class CatalogService {
     if (this.refreshing) return;
     this.refreshing = true;
     try {
-      const latest = latestSyncId(this.store);
+      const latest = await latestSyncId(this.store);
       if (latest !== undefined && latest !== this.current?.version) {
         await this.reload();
         this.logger.info({ version: this.current?.version }, 'model catalog reloaded after a sync');

@@ -2,7 +2,7 @@
 // position in list order), one row per completed sync, and the price history (see
 // price-history.ts). A sync replaces every record and extends the history in one transaction, so
 // readers see the old catalog or the new one, never a mix.
-import type { RelationalStore } from '../db/sqlite';
+import type { RelationalStore } from '../db/store';
 import { type PricePeriod, planPriceChanges, pricesOf, type StoredPricePeriod } from './price-history';
 import type { ModelRecord } from './record';
 
@@ -141,10 +141,10 @@ async function seedPriceHistory(store: RelationalStore, records: readonly ModelR
 }
 
 /**
- * The id of the newest sync, read directly (microseconds, unlike a Prisma query) so a running
- * server can notice cheaply that another process (the sync command) replaced the catalog.
+ * The id of the newest sync, read through the repository layer (cheap, unlike a Prisma query) so
+ * a running server can notice that another process (the sync command, another instance)
+ * replaced the catalog.
  */
-export function latestSyncId(store: RelationalStore): number | undefined {
-  const row = store.sqlite.prepare('SELECT max(id) AS id FROM catalog_syncs').get() as { id: number | null } | undefined;
-  return row?.id ?? undefined;
+export function latestSyncId(store: RelationalStore): Promise<number | undefined> {
+  return store.repository.catalog.latestSyncId();
 }

@@ -1,7 +1,7 @@
 // One import of the catalog: read a source, map and sort its entries, replace the stored
 // catalog in one transaction. Used at first start and by `npm run sync`. Any failure before the
 // transaction commits leaves the previous catalog as it was.
-import type { RelationalStore } from '../db/sqlite';
+import type { RelationalStore } from '../db/store';
 import { buildCatalog } from './build';
 import { loadFallbackData } from './fallback';
 import { readCatalogSource, SOURCE_FETCH_TIMEOUT_MS } from './source';

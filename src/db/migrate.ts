@@ -1,5 +1,7 @@
-// Applies prisma/migrations/*/migration.sql in order, each in its own transaction, recording
-// them in Prisma's own `_prisma_migrations` table so the history stays readable by Prisma tools.
+// Applies prisma/migrations/*/migration.sql to SQLite in order, each in its own transaction,
+// recording them in Prisma's own `_prisma_migrations` table so the history stays readable by
+// Prisma tools. PostgreSQL has the twins of these migrations (same folder names) in
+// prisma/postgres/migrations, applied by migrate-postgres.ts.
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+export const POSTGRES_MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/postgres/migrations', import.meta.url));
 
 export interface Migration {
   name: string;
@@ -23,6 +26,13 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
       const sql = readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
       return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
     });
+}
+
+/** Refuses a migration whose text changed after it was applied. */
+export function requireUnchanged(migration: Migration, appliedChecksum: string): void {
+  if (appliedChecksum !== migration.checksum) {
+    throw new Error(`migration ${migration.name} was changed after it was applied; add a new migration instead`);
+  }
 }
 
 /** Returns the names of the migrations applied by this call. */
@@ -53,9 +63,7 @@ export function applyMigrations(db: Database.Database, migrations = readMigratio
   for (const migration of migrations) {
     const previous = applied.get(migration.name);
     if (previous !== undefined) {
-      if (previous !== migration.checksum) {
-        throw new Error(`migration ${migration.name} was changed after it was applied; add a new migration instead`);
-      }
+      requireUnchanged(migration, previous);
       continue;
     }
     const startedAt = new Date().toISOString();

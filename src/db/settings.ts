@@ -1,7 +1,7 @@
-// Installation-wide values that are created once and then kept (server_settings table).
-import type Database from 'better-sqlite3';
+// Installation-wide values that are created once and then kept (server_settings table), such
+// as the key that signs query cursors: the first instance to start writes it, all read it.
+import type { RelationalStore } from './store';
 
-export function settingOrCreate(sqlite: Database.Database, key: string, create: () => string): string {
-  sqlite.prepare('INSERT INTO server_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, create());
-  return (sqlite.prepare('SELECT value FROM server_settings WHERE key = ?').get(key) as { value: string }).value;
+export function settingOrCreate(store: RelationalStore, key: string, create: () => string): Promise<string> {
+  return store.repository.settings.getOrCreate(key, create);
 }

@@ -33,6 +33,22 @@ export class DatasetEvents {
     await this.lock.run(table, () => this.store.createTable(table));
   }
 
+  /**
+   * Creates the table of a dataset registered through another instance (several instances may
+   * share the relational store while each has its own event store); a dataset that is no longer
+   * registered is refused as not found. Costs nothing when the table exists.
+   */
+  async ensureTable(dataset: DatasetRef): Promise<void> {
+    if (this.store.hasTable(dataset.tableName)) return;
+    await this.lock.run(dataset.tableName, () => this.createMissingTable(dataset));
+  }
+
+  private async createMissingTable(dataset: DatasetRef): Promise<void> {
+    if (this.store.hasTable(dataset.tableName)) return;
+    if (!(await this.registry.isRegistered(dataset.id))) throw notFound(`dataset "${dataset.name}" not found`);
+    await this.store.createTable(dataset.tableName);
+  }
+
   async dropTable(_datasetId: string, table: string): Promise<void> {
     await this.lock.run(table, async () => {
       await this.store.dropTable(table);
@@ -55,7 +71,7 @@ export class DatasetEvents {
         empty.map((column) => column.column),
       );
       const names = empty.map((column) => column.field);
-      this.registry.removeFields(datasetId, names);
+      await this.registry.removeFields(datasetId, names);
       return names;
     });
   }
@@ -64,11 +80,11 @@ export class DatasetEvents {
   write(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
     const table = dataset.tableName;
     return this.lock.run(table, async () => {
-      // A dataset's table exists before the dataset can be named; without it the dataset was
+      // The caller resolved the dataset with its table in place; without it the dataset was
       // deleted while this request was on its way.
       const columns = this.store.columnsOf(table);
       if (!columns) throw notFound(`dataset "${dataset.name}" not found`);
-      const userFieldCount = this.registry.userColumns(table).length;
+      const userFieldCount = this.registry.userColumns(table).filter((column) => column.type !== 'map').length;
       const plan = planSchema(columns, userFieldCount, batch, this.maxFieldsPerDataset);
       if (plan.rowCount === 0) return { ingested: 0, rejected: plan.rejected, chunks: 0 };
       const result = await this.store.append({
@@ -85,7 +101,7 @@ export class DatasetEvents {
         ...plan.widened.map(({ column, type }) => ({ column, type, field: columns.find((c) => c.column === column)!.field })),
       ];
       try {
-        this.registry.recordFields(dataset.id, changed);
+        await this.registry.recordFields(dataset.id, changed);
       } catch (error) {
         // The events are committed; the registry rows catch up at the next start.
         this.logger?.warn({ err: error, dataset: dataset.name }, 'could not record new fields in the registry');

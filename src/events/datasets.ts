@@ -1,8 +1,8 @@
-// Dataset management: the registry rows in SQLite (Prisma) and their DuckDB tables, created,
-// described, updated, trimmed, vacuumed and deleted together. `resolve` is on the ingest and
-// query path, so it reads through a prepared statement instead of Prisma.
+// Dataset management: the registry rows in the relational store (Prisma) and their event
+// tables, created, described, updated, trimmed, vacuumed and deleted together. Reads on the
+// ingest and query paths (`get`, `list`, `resolveFor`) go through the repository layer instead
+// of Prisma, uncached, so a dataset created or deleted through any instance counts at once.
 import { randomBytes } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import {
   datasetsWithCapability,
@@ -12,7 +12,8 @@ import {
   requireDatasetCapability,
   requireOrgCapability,
 } from '../auth/principal';
-import type { PrismaClient } from '../db/sqlite';
+import type { DatasetRow, Repository } from '../db/repository';
+import type { PrismaClient } from '../db/store';
 import { conflict, forbidden, invalidInput, notFound } from '../errors';
 import { parseInput } from '../validation';
 import { parseDuration } from './duration';
@@ -24,6 +25,11 @@ export const DATASET_KINDS = ['axiom:events:v1', 'otel:logs:v1', 'otel:traces:v1
 /** What the event store must offer dataset management. */
 export interface DatasetStorage {
   createTable(table: string): Promise<void>;
+  /**
+   * Creates the dataset's table if this instance's event store lacks it (the dataset was created
+   * through another instance over the same relational store); refuses a deleted dataset.
+   */
+  ensureTable(dataset: { id: string; name: string; tableName: string }): Promise<void>;
   dropTable(datasetId: string, table: string): Promise<void>;
   /** Deletes events whose `_time` is before `olderThan`; returns how many. */
   trim(datasetId: string, table: string, olderThan: Date): Promise<number>;
@@ -31,19 +37,7 @@ export interface DatasetStorage {
   vacuum(datasetId: string, table: string): Promise<string[]>;
 }
 
-export interface DatasetRecord {
-  id: string;
-  orgId: string;
-  name: string;
-  description: string;
-  kind: string;
-  retentionDays: number;
-  useRetentionPeriod: boolean;
-  tableName: string;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type DatasetRecord = DatasetRow;
 
 export interface DatasetFieldView {
   name: string;
@@ -51,6 +45,15 @@ export interface DatasetFieldView {
   unit: string;
   description: string;
   hidden: boolean;
+  /** Declared as a map field: objects ingested under it are kept whole. */
+  mapField?: boolean;
+  /** A virtual field: computed by its APL expression at query time. */
+  virtual?: boolean;
+}
+
+/** Fields a dataset lists beside those its events hold, or marks on them (map fields, virtual fields). */
+export interface FieldSource {
+  extend(dataset: DatasetRecord, fields: DatasetFieldView[]): Promise<DatasetFieldView[]>;
 }
 
 const createDatasetSchema = z.object({
@@ -77,36 +80,6 @@ const updateFieldSchema = z.object({
   hidden: z.boolean().optional(),
 });
 
-interface DatasetRow {
-  id: string;
-  org_id: string;
-  name: string;
-  description: string;
-  kind: string;
-  retention_days: number;
-  use_retention_period: number;
-  table_name: string;
-  created_by: string;
-  created_at: string;
-  updated_at: string;
-}
-
-function recordOf(row: DatasetRow): DatasetRecord {
-  return {
-    id: row.id,
-    orgId: row.org_id,
-    name: row.name,
-    description: row.description,
-    kind: row.kind,
-    retentionDays: row.retention_days,
-    useRetentionPeriod: row.use_retention_period === 1,
-    tableName: row.table_name,
-    createdBy: row.created_by,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
-
 export function validateDatasetName(name: string): void {
   if (!DATASET_NAME.test(name)) throw invalidInput(`invalid dataset name "${name}": ${DATASET_NAME_RULE}`);
 }
@@ -119,42 +92,43 @@ function canSee(principal: Principal, name: string): boolean {
 }
 
 export class DatasetService {
-  private readonly byName: Database.Statement<[string, string], DatasetRow>;
-  private readonly ofOrg: Database.Statement<[string], DatasetRow>;
-
   constructor(
     private readonly prisma: PrismaClient,
-    sqlite: Database.Database,
+    private readonly repository: Repository,
     private readonly storage: DatasetStorage,
-  ) {
-    this.byName = sqlite.prepare('SELECT * FROM datasets WHERE org_id = ? AND name = ?');
-    this.ofOrg = sqlite.prepare('SELECT * FROM datasets WHERE org_id = ? ORDER BY name');
-  }
+    private readonly fieldSources: readonly FieldSource[] = [],
+  ) {}
 
-  list(principal: Principal): DatasetRecord[] {
-    return this.ofOrg
-      .all(principal.orgId)
-      .filter((row) => canSee(principal, row.name))
-      .map(recordOf);
+  async list(principal: Principal): Promise<DatasetRecord[]> {
+    return (await this.repository.datasets.ofOrg(principal.orgId)).filter((row) => canSee(principal, row.name));
   }
 
   /** The dataset as the principal may see it, or 404/403. */
-  get(principal: Principal, name: string): DatasetRecord {
-    const row = this.byName.get(principal.orgId, name);
+  async get(principal: Principal, name: string): Promise<DatasetRecord> {
+    const row = await this.repository.datasets.byName(principal.orgId, name);
     if (!row) throw notFound(`dataset "${name}" not found`);
     if (!canSee(principal, name)) throw forbidden(`token has no access to dataset "${name}"`);
-    return recordOf(row);
+    return row;
   }
 
-  /** The dataset for an operation that needs a capability on it (ingest, query, trim, ...). */
-  resolveFor(principal: Principal, name: string, capability: Parameters<typeof requireDatasetCapability>[2], action: Parameters<typeof requireDatasetCapability>[3]): DatasetRecord {
-    const row = this.byName.get(principal.orgId, name);
+  /**
+   * The dataset for an operation on its events that needs a capability on it (ingest, query,
+   * trim, ...), with its event table in place.
+   */
+  async resolveFor(
+    principal: Principal,
+    name: string,
+    capability: Parameters<typeof requireDatasetCapability>[2],
+    action: Parameters<typeof requireDatasetCapability>[3],
+  ): Promise<DatasetRecord> {
+    const row = await this.repository.datasets.byName(principal.orgId, name);
     if (!row) {
       if (!DATASET_NAME.test(name)) throw invalidInput(`invalid dataset name "${name}": ${DATASET_NAME_RULE}`);
       throw notFound(`dataset "${name}" not found`);
     }
     requireDatasetCapability(principal, name, capability, action);
-    return recordOf(row);
+    await this.storage.ensureTable(row);
+    return row;
   }
 
   canWrite(principal: Principal, name: string): boolean {
@@ -169,7 +143,7 @@ export class DatasetService {
   async create(principal: Principal, body: unknown): Promise<DatasetRecord> {
     requireOrgCapability(principal, 'datasets', 'create');
     const input = parseInput(createDatasetSchema, body);
-    if (this.byName.get(principal.orgId, input.name)) throw conflict(`dataset "${input.name}" already exists`);
+    if (await this.repository.datasets.byName(principal.orgId, input.name)) throw conflict(`dataset "${input.name}" already exists`);
     const id = randomBytes(8).toString('hex');
     const tableName = `ds_${id}`;
     await this.storage.createTable(tableName);
@@ -181,14 +155,14 @@ export class DatasetService {
     } catch (error) {
       await this.storage.dropTable(id, tableName);
       // A concurrent create of the same name loses the unique constraint race.
-      if (this.byName.get(principal.orgId, input.name)) throw conflict(`dataset "${input.name}" already exists`);
+      if (await this.repository.datasets.byName(principal.orgId, input.name)) throw conflict(`dataset "${input.name}" already exists`);
       throw error;
     }
   }
 
   async update(principal: Principal, name: string, body: unknown): Promise<DatasetRecord> {
     requireOrgCapability(principal, 'datasets', 'update');
-    const dataset = this.get(principal, name);
+    const dataset = await this.get(principal, name);
     const input = parseInput(updateDatasetSchema, body);
     const updated = await this.prisma.dataset.update({ where: { id: dataset.id }, data: input });
     return { ...updated };
@@ -196,38 +170,41 @@ export class DatasetService {
 
   async delete(principal: Principal, name: string): Promise<void> {
     requireOrgCapability(principal, 'datasets', 'delete');
-    const dataset = this.get(principal, name);
+    const dataset = await this.get(principal, name);
     await this.prisma.dataset.delete({ where: { id: dataset.id } });
     await this.storage.dropTable(dataset.id, dataset.tableName);
   }
 
   /** Deletes events older than `maxDuration` before now. */
   async trim(principal: Principal, name: string, body: unknown, now = Date.now()): Promise<{ numDeleted: number }> {
-    const dataset = this.resolveFor(principal, name, 'trim', 'update');
+    const dataset = await this.resolveFor(principal, name, 'trim', 'update');
     const { maxDuration } = parseInput(trimSchema, body);
     const olderThan = new Date(now - parseDuration(maxDuration, 'maxDuration'));
     return { numDeleted: await this.storage.trim(dataset.id, dataset.tableName, olderThan) };
   }
 
   async vacuum(principal: Principal, name: string): Promise<{ fieldsRemoved: string[] }> {
-    const dataset = this.resolveFor(principal, name, 'vacuum', 'update');
+    const dataset = await this.resolveFor(principal, name, 'vacuum', 'update');
     return { fieldsRemoved: await this.storage.vacuum(dataset.id, dataset.tableName) };
   }
 
   async fields(principal: Principal, name: string): Promise<DatasetFieldView[]> {
-    const dataset = this.get(principal, name);
-    const fields = await this.prisma.datasetField.findMany({ where: { datasetId: dataset.id }, orderBy: { name: 'asc' } });
-    return fields.map(fieldView);
+    const dataset = await this.get(principal, name);
+    const stored = await this.prisma.datasetField.findMany({ where: { datasetId: dataset.id }, orderBy: { name: 'asc' } });
+    let fields = stored.map(fieldView);
+    for (const source of this.fieldSources) fields = await source.extend(dataset, fields);
+    return fields;
   }
 
   async field(principal: Principal, name: string, fieldName: string): Promise<DatasetFieldView> {
-    const dataset = this.get(principal, name);
-    return fieldView(await this.findField(dataset, fieldName));
+    const field = (await this.fields(principal, name)).find((candidate) => candidate.name === fieldName);
+    if (!field) throw notFound(`field "${fieldName}" not found in dataset "${name}"`);
+    return field;
   }
 
   async updateField(principal: Principal, name: string, fieldName: string, body: unknown): Promise<DatasetFieldView> {
     requireOrgCapability(principal, 'datasets', 'update');
-    const dataset = this.get(principal, name);
+    const dataset = await this.get(principal, name);
     const field = await this.findField(dataset, fieldName);
     const input = parseInput(updateFieldSchema, body);
     if (input.name !== undefined && input.name !== field.name) throw invalidInput('a field cannot be renamed: "name" must match the path');

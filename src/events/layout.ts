@@ -11,8 +11,13 @@
 //   `status` are two fields); always map names through `DatasetSchema`.
 // - Column types follow the field type; a value that conflicts with its column's type widens the
 //   column (integer -> float -> string; anything mixed -> string), so nothing is ever lost.
+// - A timespan is stored as its signed nanosecond count (BIGINT), the form the query engine
+//   computes with. DuckDB's type alone cannot tell it from an integer, so the column's comment
+//   records the field type wherever the DuckDB type does not say it (see `columnComment`).
+// - A map field (declared per dataset) keeps the object an event holds under its name whole, as
+//   JSON, instead of flattening it into one field per key: type `map`, whatever it holds.
 
-export type FieldType = 'string' | 'integer' | 'float' | 'boolean' | 'array' | 'datetime';
+export type FieldType = 'string' | 'integer' | 'float' | 'boolean' | 'array' | 'datetime' | 'timespan' | 'map';
 
 export const DUCKDB_TYPE_OF: Record<FieldType, string> = {
   string: 'VARCHAR',
@@ -21,6 +26,18 @@ export const DUCKDB_TYPE_OF: Record<FieldType, string> = {
   boolean: 'BOOLEAN',
   array: 'JSON',
   datetime: 'TIMESTAMP_NS',
+  timespan: 'BIGINT',
+  map: 'JSON',
+};
+
+/** The field type DuckDB's type name means when the column's comment says nothing more. */
+const DEFAULT_TYPE_OF_DUCKDB: Record<string, FieldType> = {
+  VARCHAR: 'string',
+  BIGINT: 'integer',
+  DOUBLE: 'float',
+  BOOLEAN: 'boolean',
+  JSON: 'array',
+  TIMESTAMP_NS: 'datetime',
 };
 
 export const TIME_FIELD = '_time';
@@ -63,19 +80,51 @@ export const SYSTEM_STORED_FIELDS: readonly StoredField[] = [
 
 /** The FieldType a column holds, read back from DuckDB's type name (undefined when foreign). */
 export function fieldTypeOfDuckDBType(duckdbType: string): FieldType | undefined {
-  for (const [fieldType, name] of Object.entries(DUCKDB_TYPE_OF) as [FieldType, string][]) {
-    if (name === duckdbType.toUpperCase()) return fieldType;
+  return DEFAULT_TYPE_OF_DUCKDB[duckdbType.toUpperCase()];
+}
+
+const isFieldType = (value: unknown): value is FieldType => typeof value === 'string' && Object.hasOwn(DUCKDB_TYPE_OF, value);
+
+/**
+ * The comment a user column carries, or undefined when it needs none: the field name when it
+ * is not the column name (`Status` beside `status`), and the field type when DuckDB's type
+ * does not tell it. A bare name is written as is; anything more as JSON
+ * (`{"field":"duration","type":"timespan"}`), as is a name that could be mistaken for JSON.
+ */
+export function columnComment(column: string, field: string, type: FieldType): string | undefined {
+  const typed = fieldTypeOfDuckDBType(DUCKDB_TYPE_OF[type]) !== type;
+  if (!typed && field === column) return undefined;
+  if (!typed && !field.startsWith('{')) return field;
+  return JSON.stringify(typed ? { field, type } : { field });
+}
+
+/** Reads back what `columnComment` wrote (or an older comment holding only the field name). */
+export function readColumnComment(column: string, duckdbType: string, comment: string | null | undefined): { field: string; type: FieldType } {
+  const type = fieldTypeOfDuckDBType(duckdbType) ?? 'string';
+  if (!comment) return { field: column, type };
+  if (comment.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(comment) as { field?: unknown; type?: unknown };
+      if (typeof parsed === 'object' && parsed !== null && (typeof parsed.field === 'string' || isFieldType(parsed.type))) {
+        const declared = isFieldType(parsed.type) && DUCKDB_TYPE_OF[parsed.type] === DUCKDB_TYPE_OF[type] ? parsed.type : type;
+        return { field: typeof parsed.field === 'string' ? parsed.field : column, type: declared };
+      }
+    } catch {
+      // an older comment: the field name itself
+    }
   }
-  return undefined;
+  return { field: comment, type };
 }
 
 /**
  * The type a column must take to hold both what it holds and an incoming value's type:
- * integer and float meet at float; any other mix becomes string, which every value can be
- * written as, so widening never loses a value.
+ * a map holds any JSON value; integer and float meet at float; any other mix becomes string,
+ * which every value can be written as (a timespan as its duration text, "1.5ms"), so widening
+ * never loses a value.
  */
 export function widenFieldType(current: FieldType, incoming: FieldType): FieldType {
   if (current === incoming) return current;
+  if (current === 'map' || incoming === 'map') return 'map';
   if ((current === 'integer' && incoming === 'float') || (current === 'float' && incoming === 'integer')) return 'float';
   return 'string';
 }

@@ -2,10 +2,11 @@
 // with the store), the per-dataset writer and the ingest service.
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import type { RelationalStore } from '../db/sqlite';
+import type { RelationalStore } from '../db/store';
 import { DatasetEvents } from './dataset-events';
 import { IngestService } from './ingest/ingest-service';
 import { FieldRegistry } from './schema/field-registry';
+import { MapFieldRegistry } from './schema/map-field-registry';
 import { EventStore } from './store/event-store';
 
 export interface EventServices {
@@ -13,16 +14,20 @@ export interface EventServices {
   fields: FieldRegistry;
   datasetEvents: DatasetEvents;
   ingest: IngestService;
+  mapFieldRegistry: MapFieldRegistry;
 }
 
 export async function openEventServices(config: Config, relational: RelationalStore, logger: Logger): Promise<EventServices> {
   const eventStore = await EventStore.open(config.duckdbPath);
-  const fields = new FieldRegistry(relational.sqlite, eventStore);
-  const repaired = await fields.reconcile();
+  const fields = new FieldRegistry(relational.repository, eventStore);
+  // This DuckDB holds only the events ingested through this instance; when other instances
+  // share the relational store, their tables hold fields this one has never seen.
+  const repaired = await fields.reconcile({ addOnly: relational.shared });
   if (repaired > 0) logger.warn({ rows: repaired }, 'brought the field registry back in step with the event store');
   const datasetEvents = new DatasetEvents(eventStore, fields, config.maxFieldsPerDataset, logger);
-  const ingest = new IngestService(datasetEvents, eventStore);
-  return { eventStore, fields, datasetEvents, ingest };
+  const mapFieldRegistry = new MapFieldRegistry(relational.prisma, relational.repository);
+  const ingest = new IngestService(datasetEvents, eventStore, mapFieldRegistry);
+  return { eventStore, fields, datasetEvents, ingest, mapFieldRegistry };
 }
 
 /** Lets queued writes finish, then checkpoints and closes the store. */

@@ -3,7 +3,6 @@
 // the caller's organization, requiring the query capability on each, and runs the APL engine
 // over the event store's read connections.
 import { randomBytes } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import {
   type AplRequest,
@@ -19,9 +18,10 @@ import {
   runnerOver,
   toMatches,
 } from '../apl';
-import type { Principal } from '../auth/principal';
+import { hasDatasetCapability, type Principal } from '../auth/principal';
 import type { Config } from '../config';
-import type { RelationalStore } from '../db/sqlite';
+import type { Repository } from '../db/repository';
+import type { RelationalStore } from '../db/store';
 import { settingOrCreate } from '../db/settings';
 import { parseInput } from '../validation';
 import { type DatasetService, validateDatasetName } from './datasets';
@@ -80,8 +80,7 @@ export interface EventsPage {
 
 export class QueryService {
   private readonly runner: EngineDeps['runner'];
-  private readonly cursorKey: string;
-  private readonly fieldDescriptions: Database.Statement<[string], { name: string; unit: string; description: string; hidden: number }>;
+  private readonly repository: Repository;
 
   private constructor(
     private readonly datasets: DatasetService,
@@ -89,30 +88,35 @@ export class QueryService {
     store: EventStore,
     relational: RelationalStore,
     private readonly config: Config,
+    private readonly cursorKey: string,
   ) {
     this.runner = runnerOver(store);
-    // Cursors are signed so forged ones are refused; the key survives restarts so cursors do.
-    this.cursorKey = settingOrCreate(relational.sqlite, 'cursor_key', () => randomBytes(32).toString('hex'));
-    this.fieldDescriptions = relational.sqlite.prepare(
-      `SELECT name, unit, description, hidden FROM dataset_fields
-       WHERE dataset_id = ? AND (unit != '' OR description != '' OR hidden != 0)`,
-    );
+    this.repository = relational.repository;
   }
 
   static async create(datasets: DatasetService, fields: FieldRegistry, store: EventStore, relational: RelationalStore, config: Config) {
     await store.useConnection(registerAplFunctions);
-    return new QueryService(datasets, fields, store, relational, config);
+    // Cursors are signed so forged ones are refused; the key is shared by every instance and
+    // survives restarts, so cursors do too.
+    const cursorKey = await settingOrCreate(relational, 'cursor_key', () => randomBytes(32).toString('hex'));
+    return new QueryService(datasets, fields, store, relational, config, cursorKey);
   }
 
   /** Engine dependencies for one query; `resolved` collects the ids of the datasets it reads. */
   private deps(principal: Principal, resolved = new Map<string, string>()): EngineDeps {
     return {
-      resolveDatasets: async (names) =>
-        names.map((name) => {
-          const dataset = this.datasets.resolveFor(principal, name, 'query', 'read');
-          resolved.set(dataset.name, dataset.id);
-          return this.fields.schemaOf(dataset);
-        }),
+      resolveDatasets: (names) =>
+        Promise.all(
+          names.map(async (name) => {
+            const dataset = await this.datasets.resolveFor(principal, name, 'query', 'read');
+            resolved.set(dataset.name, dataset.id);
+            return this.fields.schemaOf(dataset);
+          }),
+        ),
+      listDatasets: async () =>
+        (await this.datasets.list(principal))
+          .map((dataset) => dataset.name)
+          .filter((name) => hasDatasetCapability(principal, name, 'query', 'read')),
       runner: this.runner,
       maxQueryRows: this.config.maxQueryRows,
       queryTimeoutMs: this.config.queryTimeoutMs,
@@ -135,21 +139,21 @@ export class QueryService {
     };
     const resolved = new Map<string, string>();
     const result = await executeApl(request, this.deps(principal, resolved));
-    this.describeFields(result.fieldsMeta, resolved);
+    await this.describeFields(result.fieldsMeta, resolved);
     return result;
   }
 
-  /** Fills in what users set on fields (unit, description, hidden) from the registry. */
-  private describeFields(fieldsMeta: QueryResult['fieldsMeta'], datasetIds: Map<string, string>) {
+  /** Fills in what users set on fields (unit, description, hidden) from the registry, as it is now. */
+  private async describeFields(fieldsMeta: QueryResult['fieldsMeta'], datasetIds: Map<string, string>) {
     for (const [name, fields] of Object.entries(fieldsMeta)) {
       const id = datasetIds.get(name);
       if (!id) continue;
-      const described = this.fieldDescriptions.all(id);
+      const described = await this.repository.fields.described(id);
       if (described.length === 0) continue;
       const byName = new Map(described.map((row) => [row.name, row]));
       for (const field of fields) {
         const row = byName.get(field.name);
-        if (row) Object.assign(field, { unit: row.unit, description: row.description, hidden: row.hidden === 1 });
+        if (row) Object.assign(field, { unit: row.unit, description: row.description, hidden: row.hidden });
       }
     }
   }
@@ -184,11 +188,11 @@ export class QueryService {
 
   /** Runs a legacy query request against one dataset. */
   async legacy(principal: Principal, dataset: string, body: unknown, signal?: AbortSignal): Promise<LegacyQueryResponse> {
-    this.datasets.resolveFor(principal, dataset, 'query', 'read');
+    await this.datasets.resolveFor(principal, dataset, 'query', 'read');
     const request = parseInput(legacyRequestSchema, body) as unknown as LegacyQueryRequest;
     const resolved = new Map<string, string>();
     const response = await executeLegacyQuery(dataset, request, this.deps(principal, resolved), signal);
-    if (response.fieldsMeta) this.describeFields({ [dataset]: response.fieldsMeta }, resolved);
+    if (response.fieldsMeta) await this.describeFields({ [dataset]: response.fieldsMeta }, resolved);
     return response;
   }
 }

@@ -6,20 +6,28 @@ export interface GraphQLContext {
   services: Services;
   request: Request;
   /**
-   * The caller, authenticated from the request headers on first use: catalog fields are public
-   * and never ask; everything about events, datasets and tokens does.
+   * The caller, authenticated from the request headers: catalog fields are public and never
+   * ask; everything about events, datasets and tokens does, and gets the authentication error
+   * (missing, invalid or expired token) when there is one.
    */
   principal(): Principal;
 }
 
-export function createContext(services: Services, request: Request): GraphQLContext {
-  let principal: Principal | undefined;
+/** Authenticates once, before the operation runs, so resolvers can ask for the caller synchronously. */
+export async function createContext(services: Services, request: Request): Promise<GraphQLContext> {
+  const credentials = credentialsFrom((name) => request.headers.get(name) ?? undefined);
+  let outcome: { principal: Principal } | { error: unknown };
+  try {
+    outcome = { principal: await services.auth.authenticate(credentials) };
+  } catch (error) {
+    outcome = { error };
+  }
   return {
     services,
     request,
     principal() {
-      principal ??= services.auth.authenticate(credentialsFrom((name) => request.headers.get(name) ?? undefined));
-      return principal;
+      if ('error' in outcome) throw outcome.error;
+      return outcome.principal;
     },
   };
 }

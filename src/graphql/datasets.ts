@@ -15,6 +15,7 @@ const DatasetFieldRef = builder.objectRef<DatasetFieldView>('DatasetField').impl
     unit: t.exposeString('unit'),
     description: t.exposeString('description'),
     hidden: t.exposeBoolean('hidden'),
+    mapField: t.boolean({ description: 'Declared as a map field: objects ingested under it are kept whole', resolve: (field) => field.mapField ?? false }),
   }),
 });
 
@@ -73,15 +74,15 @@ builder.queryFields((t) => ({
   datasets: t.connection({
     type: DatasetRef,
     description: 'The datasets of the organization the token acts in, by name',
-    resolve: (_root, args, context) => resolveArrayConnection({ args }, context.services.datasets.list(context.principal())),
+    resolve: async (_root, args, context) => resolveArrayConnection({ args }, await context.services.datasets.list(context.principal())),
   }),
   dataset: t.field({
     type: DatasetRef,
     nullable: true,
     args: { name: t.arg.string({ required: true }) },
-    resolve: (_root, { name }, context) => {
+    resolve: async (_root, { name }, context) => {
       try {
-        return context.services.datasets.get(context.principal(), name);
+        return await context.services.datasets.get(context.principal(), name);
       } catch (error) {
         if (error instanceof DomainError && error.kind === 'not_found') return null;
         throw error;

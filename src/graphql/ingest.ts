@@ -33,8 +33,8 @@ builder.mutationFields((t) => ({
       timestampField: t.arg.string({ description: 'Field holding the event time (default _time)' }),
       timestampFormat: t.arg.string({ description: 'Go layout of textual times, or a layout name such as RFC3339' }),
     },
-    resolve: (_root, args, context) => {
-      const dataset = context.services.datasets.resolveFor(context.principal(), args.dataset, 'ingest', 'create');
+    resolve: async (_root, args, context) => {
+      const dataset = await context.services.datasets.resolveFor(context.principal(), args.dataset, 'ingest', 'create');
       return context.services.ingest.ingestEvents(dataset, args.events, {
         timestampField: args.timestampField ?? undefined,
         timestampFormat: args.timestampFormat ?? undefined,

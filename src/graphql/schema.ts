@@ -4,6 +4,7 @@ import { builder } from './builder';
 import './auth';
 import './catalog';
 import './datasets';
+import './map-fields';
 import './queries';
 import './ingest';
 

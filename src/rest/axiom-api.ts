@@ -6,10 +6,12 @@ import type {} from '@fastify/swagger'; // adds tags/summary to route schemas, f
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { credentialsFrom } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
+import type { AuthScheme } from '../auth/schemes';
 import { datasetRoutesV1 } from './datasets-v1';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
+import { mapFieldRoutes } from './map-fields';
 import { queryRoutes } from './query';
 import type { RouteOptions } from './routes';
 import { tokenRoutes } from './tokens';
@@ -19,6 +21,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set for every route of the Axiom-compatible API. */
     principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Authorization schemes a route accepts besides Bearer (ingest routes take Basic too). */
+    authSchemes?: readonly AuthScheme[];
   }
 }
 
@@ -38,7 +44,8 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   });
   app.addHook('onRequest', async (request) => {
     request.errorStyle = 'axiom';
-    request.principal = services.auth.authenticate(credentialsFrom(headerReader(request)));
+    const schemes = request.routeOptions.config.authSchemes;
+    request.principal = await services.auth.authenticate({ ...credentialsFrom(headerReader(request)), ...(schemes ? { schemes } : {}) });
   });
 
   // v1 paths are served both at /v1 and at /api/v1, as Axiom's clients use both.
@@ -49,6 +56,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
     await app.register(userRoutes, { ...options, prefix, version: 1 });
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });
+  await app.register(mapFieldRoutes, { ...options, prefix: '/v2' });
   await app.register(tokenRoutes, { ...options, prefix: '/v2' });
   await app.register(userRoutes, { ...options, prefix: '/v2', version: 2 });
 }

@@ -21,7 +21,7 @@ export async function datasetRoutesV1(app: FastifyInstance, { services }: RouteO
   const { datasets } = services;
 
   app.get('/datasets', { schema: { tags, summary: 'List datasets' } }, async (request) =>
-    datasets.list(request.principal).map(datasetSpecV1),
+    (await datasets.list(request.principal)).map(datasetSpecV1),
   );
 
   app.post('/datasets', { schema: { tags, summary: 'Create a dataset' } }, async (request) =>
@@ -29,7 +29,7 @@ export async function datasetRoutesV1(app: FastifyInstance, { services }: RouteO
   );
 
   app.get<{ Params: { dataset: string } }>('/datasets/:dataset', { schema: { tags, summary: 'Get a dataset', params: nameParam } }, async (request) =>
-    datasetSpecV1(datasets.get(request.principal, request.params.dataset)),
+    datasetSpecV1(await datasets.get(request.principal, request.params.dataset)),
   );
 
   app.put<{ Params: { dataset: string } }>('/datasets/:dataset', { schema: { tags, summary: 'Update a dataset', params: nameParam } }, async (request) =>

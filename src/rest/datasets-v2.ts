@@ -9,8 +9,8 @@ import type { RouteOptions } from './routes';
 const tags = ['datasets (v2)'];
 const idParam = pathParams({ id: 'Dataset name' });
 
-/** v2 describes a dataset as v1 does, plus its kind, retention and the caller's write access. */
-export function datasetV2(dataset: DatasetRecord, principal: Principal, datasets: DatasetService) {
+/** v2 describes a dataset as v1 does, plus its kind, retention, map fields and the caller's write access. */
+export function datasetV2(dataset: DatasetRecord, principal: Principal, datasets: DatasetService, mapFields: string[]) {
   return {
     ...datasetSpecV1(dataset),
     updatedAt: dataset.updatedAt.toISOString(),
@@ -18,6 +18,7 @@ export function datasetV2(dataset: DatasetRecord, principal: Principal, datasets
     retentionDays: dataset.retentionDays,
     useRetentionPeriod: dataset.useRetentionPeriod,
     canWrite: datasets.canWrite(principal, dataset.name),
+    mapFields,
   };
 }
 
@@ -25,11 +26,15 @@ type ById = { Params: { id: string } };
 type ByField = { Params: { id: string; '*': string } };
 
 export async function datasetRoutesV2(app: FastifyInstance, { services }: RouteOptions) {
-  const { datasets } = services;
-  const view = (dataset: DatasetRecord, principal: Principal) => datasetV2(dataset, principal, datasets);
+  const { datasets, mapFields } = services;
+  const views = async (list: DatasetRecord[], principal: Principal) => {
+    const names = await mapFields.ofDatasets(list.map((dataset) => dataset.id));
+    return list.map((dataset) => datasetV2(dataset, principal, datasets, names.get(dataset.id) ?? []));
+  };
+  const view = async (dataset: DatasetRecord, principal: Principal) => (await views([dataset], principal))[0]!;
 
   app.get('/datasets', { schema: { tags, summary: 'List datasets' } }, async (request) =>
-    datasets.list(request.principal).map((dataset) => view(dataset, request.principal)),
+    views(await datasets.list(request.principal), request.principal),
   );
 
   app.post('/datasets', { schema: { tags, summary: 'Create a dataset' } }, async (request) =>
@@ -37,7 +42,7 @@ export async function datasetRoutesV2(app: FastifyInstance, { services }: RouteO
   );
 
   app.get<ById>('/datasets/:id', { schema: { tags, summary: 'Get a dataset', params: idParam } }, async (request) =>
-    view(datasets.get(request.principal, request.params.id), request.principal),
+    view(await datasets.get(request.principal, request.params.id), request.principal),
   );
 
   app.put<ById>('/datasets/:id', { schema: { tags, summary: 'Update a dataset', params: idParam } }, async (request) =>

@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 /** Fastify's own error codes that are the client's fault, and how to say so. */
-function describeFrameworkError(error: FastifyError): { status: number; message: string } | undefined {
+export function describeFrameworkError(error: FastifyError): { status: number; message: string } | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, message: 'request body is too large' };

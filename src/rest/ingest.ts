@@ -2,11 +2,14 @@
 // edge form `/v1/ingest/:dataset`, and the legacy `/api/v1/ingest` whose dataset comes from the
 // query, a header or the token. Bodies arrive raw (any encoding); IngestService reads them.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/principal';
+import { soleIngestDataset } from '../auth/principal';
 import { invalidInput } from '../errors';
 import { type IngestOptions, parseCsvFieldsHeader, parseLabelsHeader } from '../events/ingest/ingest-service';
+import { mediaTypeOf } from '../events/ingest/content';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
+import { LOGPLEX_MEDIA_TYPE } from '../shippers/logplex';
 import { headerReader } from './axiom-api';
+import { acceptRawBodies, takeBody, takeIngestTurns } from './ingest-scope';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -46,46 +49,27 @@ function ingestOptionsOf(request: FastifyRequest<{ Querystring: IngestQuery }>):
   };
 }
 
-/** The one dataset an API token is scoped to, if it names exactly one. */
-function soleDatasetOf(principal: Principal): string | undefined {
-  const names = Object.keys(principal.datasetCapabilities);
-  return names.length === 1 && names[0] !== '*' ? names[0] : undefined;
-}
-
 export async function ingestRoutes(app: FastifyInstance, { services }: RouteOptions) {
-  // Ingest requests wait for a turn before their body is read (the socket holds it meanwhile),
-  // so memory stays bounded however many clients send at once.
-  const admission = services.ingest.admission;
-  const admitted = new WeakSet<FastifyRequest>();
-  app.addHook('onRequest', async (request) => {
-    await admission.acquire();
-    admitted.add(request);
-  });
-  const release = async (request: FastifyRequest) => {
-    if (admitted.delete(request)) admission.release();
-  };
-  app.addHook('onSend', async (request, _reply, payload) => {
-    await release(request);
-    return payload;
-  });
-  app.addHook('onRequestAbort', release);
-
+  takeIngestTurns(app, services);
   // Raw bodies for every media type in this scope only: the service decodes and parses them,
   // so unknown types and encodings get the API's own 415 and every format shares one limit.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
+  acceptRawBodies(app);
 
   const ingest = async (request: FastifyRequest<{ Querystring: IngestQuery }>, datasetName: string) => {
-    const dataset = services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const dataset = await services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');
     // Only the service keeps the body, and only while reading it (a batch can wait a while for
     // its dataset; the bytes need not wait with it).
-    request.body = undefined;
+    const body = takeBody(request);
     const header = headerReader(request);
-    return services.ingest.ingest(dataset, { body, contentType: header('content-type'), contentEncoding: header('content-encoding') }, ingestOptionsOf(request));
+    const contentType = header('content-type');
+    const ingestBody = { body, contentType, contentEncoding: header('content-encoding') };
+    // Heroku log drains post octet-counted syslog frames to the same paths.
+    if (mediaTypeOf(contentType) === LOGPLEX_MEDIA_TYPE) return services.shippers.logplex(dataset, ingestBody, ingestOptionsOf(request));
+    return services.ingest.ingest(dataset, ingestBody, ingestOptionsOf(request));
   };
 
-  const routeOptions = { bodyLimit: MAX_BODY_BYTES };
+  // Heroku log drains and other shippers that only know URLs send the token as a Basic password.
+  const routeOptions = { bodyLimit: MAX_BODY_BYTES, config: { authSchemes: ['bearer', 'basic'] as const } };
 
   app.post<{ Params: { dataset: string }; Querystring: IngestQuery }>(
     '/datasets/:dataset/ingest',
@@ -110,7 +94,7 @@ export async function ingestRoutes(app: FastifyInstance, { services }: RouteOpti
       },
     },
     (request) => {
-      const name = request.query.dataset || headerReader(request)('x-axiom-dataset') || soleDatasetOf(request.principal);
+      const name = request.query.dataset || headerReader(request)('x-axiom-dataset') || soleIngestDataset(request.principal);
       if (!name) {
         throw invalidInput('name the dataset: the "dataset" query parameter, the X-Axiom-Dataset header, or a token scoped to one dataset');
       }

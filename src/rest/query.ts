@@ -1,8 +1,10 @@
 // Axiom v1 queries: APL (`POST /datasets/_apl?format=tabular|legacy`) and the legacy query
 // request (`POST /datasets/{dataset}/query`). The SDK sends the cursor as a query parameter.
-import type { FastifyInstance } from 'fastify';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { toLegacyAplResponse, toTabularResponse } from '../apl';
 import { invalidInput } from '../errors';
+import { batchConcurrency, parseBatch, runBatch } from '../events/query-batch';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -29,29 +31,76 @@ const aplQuerystring = {
   },
 } as const;
 
+interface BatchQuerystring {
+  maxConcurrency?: string;
+  nocache?: string;
+  'apl-source'?: string;
+  'apl-source-id'?: string;
+}
+
+const batchQuerystring = {
+  type: 'object',
+  properties: {
+    maxConcurrency: { type: 'string', description: 'Queries run at once, 1 to 20 (default 10)' },
+    nocache: { type: 'string', description: 'Accepted for compatibility; results are never cached' },
+    'apl-source': { type: 'string', description: 'Accepted for compatibility' },
+    'apl-source-id': { type: 'string', description: 'Accepted for compatibility' },
+  },
+} as const;
+
 export async function queryRoutes(app: FastifyInstance, { services }: RouteOptions) {
   const { queries } = services;
 
-  app.post<{ Querystring: AplQuerystring }>(
-    '/datasets/_apl',
+  const aplRoute = {
+    schema: { tags, summary: 'Run an APL query', querystring: aplQuerystring },
+    // An unknown format is the caller's mistake: say which ones exist.
+    attachValidation: true,
+  };
+
+  const runApl = async (request: FastifyRequest<{ Querystring: AplQuerystring }>) => {
+    const format = request.query.format ?? 'tabular';
+    if (request.validationError || (format !== 'tabular' && format !== 'legacy')) {
+      throw invalidInput(`format must be "tabular" or "legacy" (got "${String(request.query.format)}")`);
+    }
+    const body = request.body as Record<string, unknown> | undefined;
+    const cursor = typeof body?.cursor === 'string' && body.cursor !== '' ? undefined : request.query.cursor;
+    const result = await queries.apl(request.principal, body, cursor ? { cursor } : {});
+    if (format === 'tabular') return toTabularResponse(result);
+    return toLegacyAplResponse(result, {
+      ...(typeof body?.startTime === 'string' ? { startTime: body.startTime } : {}),
+      ...(typeof body?.endTime === 'string' ? { endTime: body.endTime } : {}),
+    });
+  };
+
+  app.post<{ Querystring: AplQuerystring }>('/datasets/_apl', aplRoute, runApl);
+  // The edge deployment's path for the same query (the SDK's `edgeUrl` sends queries there).
+  app.post<{ Querystring: AplQuerystring }>('/query/_apl', { ...aplRoute, schema: { ...aplRoute.schema, summary: 'Run an APL query (edge path)' } }, runApl);
+
+  app.post<{ Querystring: BatchQuerystring }>(
+    '/query/batch',
     {
-      schema: { tags, summary: 'Run an APL query', querystring: aplQuerystring },
-      // An unknown format is the caller's mistake: say which ones exist.
-      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Run a batch of queries; answers text/event-stream, one event per query as it finishes',
+        querystring: batchQuerystring,
+      },
     },
-    async (request) => {
-      const format = request.query.format ?? 'tabular';
-      if (request.validationError || (format !== 'tabular' && format !== 'legacy')) {
-        throw invalidInput(`format must be "tabular" or "legacy" (got "${String(request.query.format)}")`);
-      }
-      const body = request.body as Record<string, unknown> | undefined;
-      const cursor = typeof body?.cursor === 'string' && body.cursor !== '' ? undefined : request.query.cursor;
-      const result = await queries.apl(request.principal, body, cursor ? { cursor } : {});
-      if (format === 'tabular') return toTabularResponse(result);
-      return toLegacyAplResponse(result, {
-        ...(typeof body?.startTime === 'string' ? { startTime: body.startTime } : {}),
-        ...(typeof body?.endTime === 'string' ? { endTime: body.endTime } : {}),
-      });
+    async (request, reply) => {
+      const entries = parseBatch(request.body);
+      const concurrency = batchConcurrency(request.query.maxConcurrency);
+      const stream = new PassThrough();
+      let gone = false;
+      // The response closing before the stream ends means the caller went away.
+      reply.raw.on('close', () => (gone = !reply.raw.writableFinished || gone));
+      void runBatch(
+        queries,
+        request.principal,
+        entries,
+        concurrency,
+        (outcome) => stream.write(`data: ${JSON.stringify(outcome)}\n\n`),
+        () => gone,
+      ).finally(() => stream.end());
+      return reply.type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').send(stream);
     },
   );
 

@@ -3,6 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { axiomApi } from './axiom-api';
 import { catalogRoutes } from './catalog';
+import { elasticRoutes } from './elastic';
+import { hecRoutes } from './hec';
+import { lokiRoutes } from './loki';
+import { otlpRoutes } from './otlp';
 import { registerOpenApi } from './openapi';
 
 export interface RouteOptions {
@@ -14,4 +18,8 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   await registerOpenApi(app);
   await app.register(axiomApi, { services });
   await app.register(catalogRoutes, { services });
+  await app.register(hecRoutes, { services });
+  await app.register(lokiRoutes, { services });
+  await app.register(otlpRoutes, { services });
+  await app.register(elasticRoutes, { services, prefix: '/v1/ingest/:dataset/elastic' });
 }

@@ -29,6 +29,12 @@ describe('column pruning', () => {
     ["['wide'] | summarize sum(f3) by f250", ['f3', 'f250']],
     ["['wide'] | extend x = f1 + f2 | project x", ['f1', 'f2']],
     ["['wide'] | sort by f9 desc | take 3 | project f10", ['f9', 'f10']],
+    ["['wide'] | mv-expand x = pack_array(f4, f5) | project x", ['f4', 'f5']],
+    ["['wide'] | make-series sum(f6) on _time step 1h by f8", ['f6', 'f8']],
+    ["['wide'] | top-nested 2 of f11 by max(f12)", ['f11', 'f12']],
+    ["['wide'] | parse-kv tostring(f13) as (k) | project k", ['f13']],
+    ["['wide'] | join kind=inner (['wide'] | project f1, f2) on f1 | project f3", ['f1', 'f3']],
+    ["union wide, (['wide'] | where f14 > 0) | summarize sum(f5)", ['f5', 'f14']],
   ])('%s reads only %j', async (apl, expected) => {
     const prepared = await prepareQuery(parseQuery(apl), {}, deps);
     expect(columnsInSql(prepared.statement.sql)).toEqual(new Set(expected));

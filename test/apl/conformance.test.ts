@@ -2,6 +2,7 @@
 // plain JS over the same events (or written by hand), never by the engine.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConformanceCase, type Row, table as conformanceTable } from './conformance-helpers';
 import { addDataset, createTestDatabase, type TestDatabase } from './fixtures';
 import {
   groupBy,
@@ -20,17 +21,7 @@ import {
   USER_FIELDS,
 } from './conformance-data';
 
-type Row = Record<string, unknown>;
-
-interface Case {
-  apl: string;
-  expected: () => Row[];
-  /** Compare in order (otherwise as multisets). */
-  ordered?: boolean;
-  /** Lists inside values are collections whose order is not defined (make_list, make_set). */
-  unorderedLists?: boolean;
-  request?: { startTime?: string; endTime?: string; limit?: number };
-}
+type Case = ConformanceCase;
 
 let db: TestDatabase;
 
@@ -42,14 +33,6 @@ beforeAll(async () => {
 
 afterAll(() => db.close());
 
-/** Rounds floats so sums computed in another order still compare equal. */
-function normalize(value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isInteger(value)) return Number(value.toPrecision(12));
-  if (Array.isArray(value)) return value.map(normalize);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v)]));
-  return value;
-}
-
 /** Fixed-point text rounding exact ties to even, as C's printf and Go's strconv do. */
 function halfEven(value: number, digits: number): string {
   const scaled = value * 10 ** digits;
@@ -58,25 +41,8 @@ function halfEven(value: number, digits: number): string {
   return (rounded / 10 ** digits).toFixed(digits);
 }
 
-const canonical = (row: Row) => JSON.stringify(Object.fromEntries(Object.entries(normalize(row) as Row).sort(([a], [b]) => a.localeCompare(b))));
-
-function sortLists(row: Row): Row {
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Array.isArray(v) ? [...v].sort() : v]));
-}
-
-async function check(c: Case) {
-  const prepare = (row: Row) => {
-    const normalized = normalize(row) as Row;
-    return c.unorderedLists ? sortLists(normalized) : normalized;
-  };
-  const actual = (await db.rows(c.apl, c.request ?? {})).map(prepare);
-  const expected = c.expected().map(prepare);
-  if (c.ordered) expect(actual).toEqual(expected);
-  else expect(actual.map(canonical).sort()).toEqual(expected.map(canonical).sort());
-}
-
 function table(cases: Case[]) {
-  for (const c of cases) it(c.apl, () => check(c));
+  conformanceTable(() => db, cases);
 }
 
 const pick = (e: HttpEvent, ...names: (keyof HttpEvent)[]) => Object.fromEntries(names.map((n) => [n, e[n] ?? null]));

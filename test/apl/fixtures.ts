@@ -40,6 +40,7 @@ export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<
   const datasets = new Map<string, DatasetSchema>();
   const deps: EngineDeps = {
     resolveDatasets: async (names) => names.flatMap((name) => (datasets.has(name) ? [datasets.get(name)!] : [])),
+    listDatasets: async () => [...datasets.keys()],
     runner: createDuckDBRunner(instance),
     maxQueryRows: 65_000,
     queryTimeoutMs: 30_000,
@@ -86,7 +87,7 @@ export async function addDataset(db: TestDatabase, name: string, fields: { name:
       const value = event[field.name];
       if (value === undefined || value === null) appender.appendNull();
       else if (field.type === 'string') appender.appendVarchar(String(value));
-      else if (field.type === 'integer') appender.appendBigInt(BigInt(value as number));
+      else if (field.type === 'integer' || field.type === 'timespan') appender.appendBigInt(BigInt(value as number | bigint));
       else if (field.type === 'float') appender.appendDouble(Number(value));
       else if (field.type === 'boolean') appender.appendBoolean(Boolean(value));
       else if (field.type === 'datetime') appender.appendTimestampNanoseconds(timestampNanosValue(parseDateTime(String(value))!));

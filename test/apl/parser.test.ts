@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/errors';
 import { parseQuery, tokenize } from '../../src/apl';
 import type { Expr, Operator } from '../../src/apl/syntax/ast';
 import { parseDateTime } from '../../src/apl/time';
+import { errorOf } from './errors';
 
-function errorOf(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
 
 const ops = (apl: string): Operator[] => parseQuery(apl).body.operators;
 const whereOf = (apl: string): Expr => {

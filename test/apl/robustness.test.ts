@@ -21,8 +21,18 @@ const BASE = [
   "['http'] | project-rename path = uri | project-reorder path | distinct path, method | count",
   "['http'] | extend x = iff(status > 300, format_bytes(resp_bytes), 'small'), y = case(duration > 10, 1, duration > 1, 2, 3)",
   "['http'] | where _time between (datetime(2024-04-30) .. datetime(2024-04-30T06:00:00Z)) | summarize rate(resp_bytes) by bin_auto(_time)",
+  "['http'] | mv-expand with_itemindex=i tags to typeof(string), meta limit 2 | where i >= 0 | project tags, meta",
+  "['http'] | make-series n = count(), avg(duration) default = 0 on _time from datetime(2024-04-30) to datetime(2024-04-30T10:00:00Z) step 2h by method",
+  "['http'] | join kind=fullouter (['users'] | project user, level) on user | lookup kind=inner (['users'] | project team, who = user) on $left.user == $right.who",
+  "['http'] | parse-kv message as (user, id:long) with (pair_delimiter=' ', kv_delimiter=':', quote='\"') | parse-where uri with '/' a '/' b:int",
+  "['http'] | extend-valid d = duration * 2, m = method | redact replaceToken='#' redactGroups=true @'/(api)/' on uri",
+  "['http'] | top-nested 2 of method with others = 'x' by count(), top-nested 1 of ['geo.city'] by sum(resp_bytes) | top-hitters 1 of method by aggregated_method",
+  "let f = (x:real, y:real = 2.0) { x * y }; let t = (n:long) { ['http'] | where status > n }; t(300) | extend z = f(duration) | where user in (['users'] | project user)",
+  "union withsource=src isfuzzy=true http, users, ht* | search kind=case_sensitive \"GET\" | where * has 'api'",
+  "find in (http, users) where status > 300 or level > 2 project user, status, pack_all()",
+  "print a = 1, b = 'x' | union (datatable(a:long, c:dynamic) [2, dynamic([1]), 3, dynamic({})]) | sample-distinct 2 of a",
 ];
-const PIECES = ['|', '(', ')', ',', '"', "'", 'by', 'where', '==', '!=', 'summarize', 'count()', '1h', 'null', '[', ']', '.', 'dynamic({"a": [1]})', 'datetime(2024-01-01)', '*', '-', 'project', 'extend x =', 'and', 'not(', 'bin(_time, 1h)', 'tostring(', 'uri', 'status', '_time', 'tags[0]', 'meta.region', 'arg_max(', 'take 0', 'sort by', 'in~', '!has', 'toint(', '5m', '1e9', '@"\\d"'];
+const PIECES = ['|', '(', ')', ',', '"', "'", 'by', 'where', 'on', 'with', 'of', 'default', 'step', 'to typeof(long)', 'kind=array', '$left.', 'limit 1', 'others =', '==', '!=', 'summarize', 'count()', '1h', 'null', '[', ']', '.', 'dynamic({"a": [1]})', 'datetime(2024-01-01)', '*', '-', 'project', 'extend x =', 'and', 'not(', 'bin(_time, 1h)', 'tostring(', 'uri', 'status', '_time', 'tags[0]', 'meta.region', 'arg_max(', 'take 0', 'sort by', 'in~', '!has', 'toint(', '5m', '1e9', '@"\\d"'];
 
 let db: TestDatabase;
 

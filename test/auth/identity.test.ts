@@ -106,7 +106,9 @@ describe('first start', () => {
     await first.app.close();
     const { createApp } = await import('../../src/app');
     const { loadConfig } = await import('../../src/config');
-    const again = await createApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_TOKEN: 'xapt-a-different-admin-token', MODEL_CATALOG_SOURCE: '/nonexistent.json' }));
+    const again = await createApp(
+      loadConfig({ ...first.env, DATA_DIR: dataDir, ADMIN_TOKEN: 'xapt-a-different-admin-token', MODEL_CATALOG_SOURCE: '/nonexistent.json' }),
+    );
     const address = await again.server.listen({ host: '127.0.0.1', port: 0 });
     try {
       const response = await fetch(`${address}/v2/user`, { headers: { authorization: 'Bearer xapt-a-different-admin-token' } });

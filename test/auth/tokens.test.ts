@@ -68,7 +68,7 @@ describe('authentication and API tokens', () => {
       expect(listed.map((t) => t.id)).toContain(created.body.id);
       expect(listed.every((t) => t.token === undefined)).toBe(true);
 
-      const stored = server.app.services.store.sqlite.prepare('SELECT * FROM tokens').all() as Record<string, unknown>[];
+      const stored = await server.app.services.store.prisma.token.findMany();
       const dump = JSON.stringify(stored);
       expect(dump).not.toContain(created.body.token);
       expect(dump).not.toContain(TEST_ADMIN_TOKEN);

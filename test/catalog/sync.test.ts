@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { openRelationalStore } from '../../src/db/sqlite';
+import { openRelationalStore } from '../../src/db/store';
 import { readStoredCatalog } from '../../src/catalog/store';
 import { SMALL_CATALOG, startTestServer, type TestServer } from '../helpers/server';
 
@@ -50,7 +50,7 @@ async function syncCommand(dataDir: string, args: string[]) {
 }
 
 async function storedIds(dataDir: string): Promise<string[] | undefined> {
-  const store = await openRelationalStore(loadConfig({ DATA_DIR: dataDir }).sqlitePath);
+  const store = await openRelationalStore(loadConfig({ DATA_DIR: dataDir }).database);
   try {
     return (await readStoredCatalog(store))?.records.map((record) => record.model_id);
   } finally {

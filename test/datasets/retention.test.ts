@@ -16,8 +16,8 @@ describe('retention', () => {
     });
     expect(response.status).toBe(200);
     const { services } = server.app;
-    const principal = services.auth.authenticate({ authorization: `Bearer ${server.adminToken}`, orgId: undefined });
-    const dataset = services.datasets.get(principal, name);
+    const principal = await services.auth.authenticate({ authorization: `Bearer ${server.adminToken}`, orgId: undefined });
+    const dataset = await services.datasets.get(principal, name);
     const day = 86_400_000;
     const status = await services.ingest.ingestEvents(dataset, [
       { _time: new Date(Date.now() - 10 * day).toISOString(), age: 'ten days' },

@@ -56,7 +56,7 @@ describe('content encodings', () => {
   });
 
   it('refuses unknown encodings with 415 and corrupt data with 400', async () => {
-    expect(await failure(() => decodeBody(plain, 'br'))).toBe('unsupported_media_type: unsupported content encoding "br": send gzip, deflate or identity');
+    expect(await failure(() => decodeBody(plain, 'br'))).toBe('unsupported_media_type: unsupported content encoding "br": send gzip, zstd, deflate or identity');
     expect(await failure(() => decodeBody(plain, 'gzip'))).toMatch(/^invalid_input: request body is not valid gzip data/);
   });
 

@@ -3,19 +3,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openRelationalStore, type RelationalStore } from '../../src/db/sqlite';
+import { openRelationalStore, type SqliteRelationalStore } from '../../src/db/store';
 import { DatasetEvents } from '../../src/events/dataset-events';
 import { IngestService } from '../../src/events/ingest/ingest-service';
 import { type DatasetRef, FieldRegistry } from '../../src/events/schema/field-registry';
+import { MapFieldRegistry } from '../../src/events/schema/map-field-registry';
 import { EventStore } from '../../src/events/store/event-store';
 
 export interface EventsHarness {
   dir: string;
-  relational: RelationalStore;
+  relational: SqliteRelationalStore;
   store: EventStore;
   registry: FieldRegistry;
   events: DatasetEvents;
   ingest: IngestService;
+  mapFields: MapFieldRegistry;
   /** Creates an organization (once) and a dataset row plus its table. */
   createDataset(name: string): Promise<DatasetRef>;
   /** Rows of a SQL query against the event store, as JS values. */
@@ -29,10 +31,11 @@ export async function openEventsHarness(options: { dir?: string; maxFields?: num
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'eventdeck-events-'));
   const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
   const store = await EventStore.open(path.join(dir, 'events.duckdb'), { memoryLimit: '128MB' });
-  const registry = new FieldRegistry(relational.sqlite, store);
+  const registry = new FieldRegistry(relational.repository, store);
   await registry.reconcile();
   const events = new DatasetEvents(store, registry, options.maxFields ?? 1024);
-  const ingest = new IngestService(events, store);
+  const mapFields = new MapFieldRegistry(relational.prisma, relational.repository);
+  const ingest = new IngestService(events, store, mapFields);
   const now = new Date().toISOString();
   relational.sqlite
     .prepare(`INSERT OR IGNORE INTO organizations (id, name, updated_at) VALUES ('org-test', 'test', ?)`)
@@ -45,6 +48,7 @@ export async function openEventsHarness(options: { dir?: string; maxFields?: num
     registry,
     events,
     ingest,
+    mapFields,
     async createDataset(name) {
       const id = `id-${name}`;
       const tableName = `ds_${name.replaceAll('-', '_')}`;

@@ -45,16 +45,16 @@ async function post(path: string, body: string | Buffer, options: PostOptions = 
   return { status: response.status, body: (await response.json()) as any };
 }
 
-function datasetRecord(dataset: string) {
+async function datasetRecord(dataset: string) {
   const { services } = server.app;
-  const admin = services.auth.authenticate({ authorization: `Bearer ${server.adminToken}`, orgId: undefined });
+  const admin = await services.auth.authenticate({ authorization: `Bearer ${server.adminToken}`, orgId: undefined });
   return services.datasets.resolveFor(admin, dataset, 'query', 'read');
 }
 
 /** Stored rows of a dataset, via the event store (user columns by field name). */
 async function storedRows(dataset: string, fields: string[]): Promise<Record<string, unknown>[]> {
   const { services } = server.app;
-  const record = datasetRecord(dataset);
+  const record = await datasetRecord(dataset);
   const schema = services.fields.schemaOf(record);
   const columns = fields.map((name) => {
     const field = schema.fields.find((candidate) => candidate.name === name);
@@ -141,7 +141,7 @@ describe('POST /v1/datasets/:dataset/ingest, each format and encoding', () => {
       { contentType: 'application/x-ndjson', headers: { 'x-axiom-event-labels': '{"env":"prod"}' } },
     );
     expect(response.body).toMatchObject({ ingested: 1, failed: 0 });
-    const { rows } = await server.app.services.eventStore.query(`SELECT epoch_ns(_time) AS t FROM "${datasetRecord(dataset).tableName}"`);
+    const { rows } = await server.app.services.eventStore.query(`SELECT epoch_ns(_time) AS t FROM "${(await datasetRecord(dataset)).tableName}"`);
     expect(rows).toEqual([[BigInt(Date.parse('2023-12-24T18:30:00Z')) * 1_000_000n]]);
     expect(await storedRows(dataset, ['msg', 'env', 'at'])).toEqual([{ msg: 'x', env: 'prod', at: '24/12/2023 18:30:00' }]);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileGoLayout } from '../../src/events/ingest/go-time-layout';
 import { MAX_EVENT_BYTES } from '../../src/events/ingest/limits';
 import { fieldTypeOf, measureEventSizes, type PrepareOptions, prepareEvents, rowOf, valueAtPath } from '../../src/events/ingest/prepare';
+import { Timespan } from '../../src/events/ingest/timespan';
 
 const receivedAt = new Date('2025-06-15T12:00:00Z');
 const receivedNs = BigInt(receivedAt.getTime()) * 1_000_000n;
@@ -76,6 +77,49 @@ describe('the columnar batch', () => {
   it('widens a field over the batch: integer and float meet at float, other mixes at string', () => {
     const batch = prepareEvents([{ n: 1, m: true, k: [1] }, { n: 2.5, m: 'yes', k: 2 }], options);
     expect(batch.fields.map((field) => `${field.name}:${field.type}`)).toEqual(['n:float', 'm:string', 'k:string']);
+  });
+
+  it('types timespans from format parsers as timespan, nested ones too, and widens them with other types to string', () => {
+    const batch = prepareEvents(
+      [
+        { duration: Timespan.of(1500, 'us'), span: { wait: Timespan.of(2, 's') }, both: Timespan.of(3n) },
+        { duration: Timespan.of(-7n), both: 4 },
+      ],
+      options,
+    );
+    expect(batch.fields.map((field) => `${field.name}:${field.type}`)).toEqual(['duration:timespan', 'span.wait:timespan', 'both:string']);
+    expect((batch.fields[0]!.values as Timespan[]).map((value) => value.nanoseconds)).toEqual([1_500_000n, -7n]);
+    expect((batch.fields[1]!.values as Timespan[])[0]!.nanoseconds).toBe(2_000_000_000n);
+    expect(fieldTypeOf(Timespan.of(0))).toBe('timespan');
+  });
+
+  it('builds timespans from amounts of a unit and from two instants, and prints them as Go does', () => {
+    expect(Timespan.of(1.5, 'ms').nanoseconds).toBe(1_500_000n);
+    expect(Timespan.of(2n, 's').nanoseconds).toBe(2_000_000_000n);
+    expect(Timespan.between(1_000n, 251_000n).nanoseconds).toBe(250_000n);
+    expect([Timespan.of(1500, 'us'), Timespan.of(90, 's'), Timespan.of(999n), Timespan.of(0)].map(String)).toEqual(['1.5ms', '1m30s', '999ns', '0s']);
+    expect(JSON.stringify({ d: Timespan.of(250, 'ms') })).toBe('{"d":"250ms"}');
+    expect(() => Timespan.of(Number.NaN)).toThrow(RangeError);
+  });
+
+  it('keeps the objects under map fields whole, at any depth, and flattens everything else', () => {
+    const mapFields = new Set(['attributes.custom', 'geo']);
+    const batch = prepareEvents(
+      [
+        { attributes: { custom: { 'http.protocol': 'HTTP/1.1', retries: 2, nested: { deep: true } }, service: 'api' }, geo: { city: 'Oslo' } },
+        { 'attributes.custom': { other: 1 }, geo: 'unknown', attributes: { custom: null } },
+        { geo: {}, other: { geo: { city: 'x' } } },
+      ],
+      { ...options, mapFields },
+    );
+    expect(batch.failures).toEqual([]);
+    expect(batch.fields.map((field) => [field.name, field.type, field.values])).toEqual([
+      ['attributes.custom', 'map', [{ 'http.protocol': 'HTTP/1.1', retries: 2, nested: { deep: true } }, { other: 1 }]],
+      ['attributes.service', 'string', ['api']],
+      ['geo', 'map', [{ city: 'Oslo' }, 'unknown', {}]],
+      ['other.geo.city', 'string', [undefined, undefined, 'x']],
+    ]);
+    expect(fieldTypeOf({ a: 1 })).toBe('map');
   });
 
   it('merges a nested field and a dotted key of the same name, the later one winning', () => {

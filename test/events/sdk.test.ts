@@ -30,8 +30,8 @@ function client() {
 
 async function rows(dataset: string, sql: (table: string) => string) {
   const { services } = server.app;
-  const admin = services.auth.authenticate({ authorization: `Bearer ${server.adminToken}`, orgId: undefined });
-  const record = services.datasets.resolveFor(admin, dataset, 'query', 'read');
+  const admin = await services.auth.authenticate({ authorization: `Bearer ${server.adminToken}`, orgId: undefined });
+  const record = await services.datasets.resolveFor(admin, dataset, 'query', 'read');
   return (await services.eventStore.query(sql(`"${record.tableName}"`))).rows;
 }
 

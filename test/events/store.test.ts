@@ -1,6 +1,7 @@
 import { DuckDBScalarFunction, DuckDBTimestampNanosecondsValue, VARCHAR } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors';
+import { Timespan } from '../../src/events/ingest/timespan';
 import type { DatasetRef } from '../../src/events/schema/field-registry';
 import { type EventsHarness, openEventsHarness } from './harness';
 
@@ -107,6 +108,94 @@ describe('schema evolution', () => {
     expect(rows[0]!.s).toBe(rows[1]!.s);
     expect(rows[0]!.s as bigint).toBeGreaterThanOrEqual(before - 1_000_000n);
     expect(rows[1]!._rowId).toBe((rows[0]!._rowId as bigint) + 1n);
+  });
+});
+
+describe('timespans', () => {
+  it('stores them as nanoseconds in a column whose comment says timespan, and reads that back after a restart', async () => {
+    const first = await openEventsHarness();
+    const dataset = await first.createDataset('spans');
+    await first.ingest.ingestEvents(dataset, [
+      { duration: Timespan.of(1500, 'us'), Duration: Timespan.of(2, 's') },
+      { duration: Timespan.of(-3n), count: 1 },
+    ]);
+    expect(userFields(first, dataset)).toEqual(['duration:timespan@duration', 'Duration:timespan@Duration#2', 'count:integer@count']);
+    expect(registryRows(first, dataset)).toEqual(['Duration:timespan@Duration#2', 'count:integer@count', 'duration:timespan@duration']);
+    const columns = await first.rows(`SELECT column_name, data_type, comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND NOT starts_with(column_name, '_')`);
+    expect(columns).toEqual([
+      { column_name: 'duration', data_type: 'BIGINT', comment: '{"field":"duration","type":"timespan"}' },
+      { column_name: 'Duration#2', data_type: 'BIGINT', comment: '{"field":"Duration","type":"timespan"}' },
+      { column_name: 'count', data_type: 'BIGINT', comment: null },
+    ]);
+    expect(await first.rows(`SELECT duration, "Duration#2" FROM ${dataset.tableName} ORDER BY _rowId`)).toEqual([
+      { duration: 1_500_000n, 'Duration#2': 2_000_000_000n },
+      { duration: -3n, 'Duration#2': null },
+    ]);
+    await first.close();
+
+    const second = await open({ dir: first.dir });
+    expect(userFields(second, dataset)).toEqual(['duration:timespan@duration', 'Duration:timespan@Duration#2', 'count:integer@count']);
+  });
+
+  it('widens a timespan field that meets other types to string, timespans as their duration text', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('spanmix');
+    await h.ingest.ingestEvents(dataset, [{ took: Timespan.of(90, 's') }, { took: Timespan.of(250, 'ms') }]);
+    await h.ingest.ingestEvents(dataset, [{ took: 'slow' }, { took: Timespan.of(1500n) }]);
+    expect(userFields(h, dataset)).toEqual(['took:string@took']);
+    expect(registryRows(h, dataset)).toEqual(['took:string@took']);
+    expect((await h.rows(`SELECT took FROM ${dataset.tableName} ORDER BY _rowId`)).map((row) => row.took)).toEqual(['1m30s', '250ms', 'slow', '1.5µs']);
+    const [column] = await h.rows(`SELECT comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND column_name = 'took'`);
+    expect(column).toEqual({ comment: null });
+  });
+});
+
+describe('map fields', () => {
+  it('store objects under a map field whole as JSON, outside the field limit, typed map after a restart', async () => {
+    const first = await openEventsHarness({ maxFields: 2 });
+    const dataset = await first.createDataset('maps');
+    await first.mapFields.add(dataset.id, 'attrs');
+    const attrs = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key.${i}`, i]));
+    const status = await first.ingest.ingest(dataset, ndjson([{ attrs, a: 1, b: 2 }, { attrs: { nested: { x: [1, 'y'] } } }]));
+    expect(status.failed).toBe(0);
+    expect(userFields(first, dataset)).toEqual(['attrs:map@attrs', 'a:integer@a', 'b:integer@b']);
+    expect(registryRows(first, dataset)).toEqual(['a:integer@a', 'attrs:map@attrs', 'b:integer@b']);
+    const [column] = await first.rows(`SELECT data_type, comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND column_name = 'attrs'`);
+    expect(column).toEqual({ data_type: 'JSON', comment: '{"field":"attrs","type":"map"}' });
+    const stored = await first.rows(`SELECT CAST(attrs AS VARCHAR) AS attrs FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(stored.map((row) => JSON.parse(row.attrs as string))).toEqual([attrs, { nested: { x: [1, 'y'] } }]);
+    // The limit still holds for ordinary fields.
+    expect((await first.ingest.ingest(dataset, ndjson([{ c: 3 }]))).failed).toBe(1);
+    await first.close();
+
+    const second = await open({ dir: first.dir });
+    expect(userFields(second, dataset)).toEqual(['attrs:map@attrs', 'a:integer@a', 'b:integer@b']);
+  });
+
+  it('turn an existing field of that name into a map, keeping each old value as JSON of its type', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('remap');
+    await h.ingest.ingest(dataset, ndjson([{ geo: 'unknown', loc: 7 }, { geo: 'x', loc: 8 }]));
+    await h.mapFields.add(dataset.id, 'geo');
+    await h.mapFields.add(dataset.id, 'loc');
+    await h.ingest.ingest(dataset, ndjson([{ geo: { city: 'Oslo' }, loc: { lat: 1.5 } }]));
+    expect(userFields(h, dataset)).toEqual(['geo:map@geo', 'loc:map@loc']);
+    const rows = await h.rows(`SELECT CAST(geo AS VARCHAR) AS geo, CAST(loc AS VARCHAR) AS loc FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(rows).toEqual([
+      { geo: '"unknown"', loc: '7' },
+      { geo: '"x"', loc: '8' },
+      { geo: '{"city":"Oslo"}', loc: '{"lat":1.5}' },
+    ]);
+  });
+
+  it('flatten objects again once the map field is removed, beside the map column', async () => {
+    const h = await open();
+    const dataset = await h.createDataset('unmap');
+    await h.mapFields.add(dataset.id, 'geo');
+    await h.ingest.ingest(dataset, ndjson([{ geo: { city: 'Oslo' } }]));
+    expect(await h.mapFields.remove(dataset.id, 'geo')).toBe(true);
+    await h.ingest.ingest(dataset, ndjson([{ geo: { city: 'Rome' } }]));
+    expect(userFields(h, dataset)).toEqual(['geo:map@geo', 'geo.city:string@geo.city']);
   });
 });
 

@@ -1,11 +1,15 @@
 // Starts the real application on 127.0.0.1 with an ephemeral port and a temporary data
 // directory (SQLite + DuckDB files), and offers small helpers for HTTP requests against it.
+// With TEST_DATABASE=postgres (set by the `postgres` test project) the relational store is a
+// fresh PostgreSQL database per server instead of the SQLite file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { type App, createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { createTestDatabase, type TestDatabase } from './postgres';
 
 export const TEST_ADMIN_TOKEN = 'xapt-test-admin-token-0123456789';
 export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url));
@@ -15,6 +19,8 @@ export interface TestServer {
   url: string;
   app: App;
   dataDir: string;
+  /** The configuration the server started with: start another over the same stores with it. */
+  env: Record<string, string>;
   adminToken: string;
   /** fetch() relative to the server, with the admin token unless `auth: false` or another token. */
   request(pathAndQuery: string, init?: RequestInit & { auth?: string | false }): Promise<Response>;
@@ -28,18 +34,38 @@ export interface GraphQLResult<T> {
   errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
 }
 
+/** True when test servers keep their relational data in PostgreSQL. */
+export const ON_POSTGRES = process.env.TEST_DATABASE === 'postgres';
+
+/** A fresh PostgreSQL database in the test cluster (the `postgres` project's, or TEST_POSTGRES_URL's server). */
+export function freshPostgresDatabase(): Promise<TestDatabase> {
+  const adminUrl = inject('postgresAdminUrl') ?? process.env.TEST_POSTGRES_URL;
+  if (!adminUrl) throw new Error('no PostgreSQL for the tests: run them in the `postgres` project or set TEST_POSTGRES_URL');
+  return createTestDatabase(adminUrl);
+}
+
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-test-'));
-  const config = loadConfig({
+  const database = ON_POSTGRES && env.DATABASE_URL === undefined ? await freshPostgresDatabase() : undefined;
+  const fullEnv = {
     HOST: '127.0.0.1',
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     MODEL_CATALOG_SOURCE: SMALL_CATALOG,
+    ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '4' } : {}),
     ...env,
-  });
-  const app = await createApp(config);
+  };
+  const config = loadConfig(fullEnv);
+  let app: App;
+  try {
+    app = await createApp(config);
+  } catch (error) {
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const address = await app.server.listen({ host: config.host, port: 0 });
   const adminToken = config.adminToken ?? TEST_ADMIN_TOKEN;
 
@@ -55,6 +81,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     url: address,
     app,
     dataDir,
+    env: fullEnv,
     adminToken,
     request,
     async graphql(query, variables, token) {
@@ -69,6 +96,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }

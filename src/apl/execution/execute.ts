@@ -5,7 +5,8 @@ import { type DatasetSchema, SYSTEM_FIELDS } from '../../events/layout';
 import { DomainError, invalidInput, notFound } from '../../errors';
 import type { CompiledSql, SqlDialect } from '../dialect/dialect';
 import { duckdbDialect } from '../dialect/duckdb';
-import { type AnalyzedQuery, analyze, datasetNamesOf } from '../semantic/analyzer';
+import { type AnalyzedQuery, analyze } from '../semantic/analyzer';
+import { datasetReferencesOf, matchesDatasetPattern } from '../semantic/references';
 import { autoBinSpan } from '../semantic/functions';
 import type { AplType, Rel, RelColumn } from '../semantic/plan';
 import type { Query } from '../syntax/ast';
@@ -20,6 +21,11 @@ export const DEFAULT_PAGE_SIZE = 1000;
 export interface EngineDeps {
   /** The schemas of the named datasets the caller may query; unknown names are left out. */
   resolveDatasets(names: string[]): Promise<DatasetSchema[]>;
+  /**
+   * Names of every dataset the caller may query: wildcard patterns (`union github*`) and
+   * `search`/`find` without `in` read from these. Without it such queries are refused.
+   */
+  listDatasets?(): Promise<string[]>;
   runner: QueryRunner;
   /** Server maximum rows per query (`MAX_QUERY_ROWS`). */
   maxQueryRows: number;
@@ -81,11 +87,8 @@ export async function executeQuery(query: Query, request: Omit<AplRequest, 'apl'
 export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'>, deps: EngineDeps): Promise<PreparedQuery> {
   const now = (deps.now ?? nowNanos)();
   const window = requestWindow(request, now);
-  const names = datasetNamesOf(query);
-  const schemas = await deps.resolveDatasets(names);
+  const schemas = await resolveReferences(query, deps);
   const datasets = new Map(schemas.map((schema) => [schema.name, schema]));
-  const missing = names.find((name) => !datasets.has(name));
-  if (missing !== undefined) throw notFound(`dataset "${missing}" not found`);
   const windowNanos = window.startNanos !== undefined ? (window.endNanos ?? now) - window.startNanos : undefined;
   const analyzed = analyze(query, {
     datasets,
@@ -128,6 +131,38 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   const { columns, identity } = outputColumns(analyzed, rel);
   const statement = (deps.dialect ?? duckdbDialect).compile(rel, columns);
   return { analyzed, statement, columns, ...(identity ? { identityPositions: identity } : {}), effectiveLimit, window, nowNanos: now, datasets: schemas };
+}
+
+/**
+ * Schemas of the datasets a query reads: named ones (a missing one is a 404), those matching its
+ * wildcard patterns or read by `search`/`find` without `in` (from the caller's listing), and the
+ * legs of fuzzy unions that exist and are readable.
+ */
+async function resolveReferences(query: Query, deps: EngineDeps): Promise<DatasetSchema[]> {
+  const references = datasetReferencesOf(query);
+  const names = new Set(references.names);
+  if (references.patterns.length > 0 || references.all) {
+    if (!deps.listDatasets) throw invalidInput('dataset patterns and search or find without "in (...)" are not available here; name the datasets');
+    const available = await deps.listDatasets();
+    for (const name of available) {
+      if (references.all || references.patterns.some((pattern) => matchesDatasetPattern(name, pattern))) names.add(name);
+    }
+  }
+  const schemas = await deps.resolveDatasets([...names]);
+  const resolved = new Set(schemas.map((schema) => schema.name));
+  const missing = [...names].find((name) => !resolved.has(name));
+  if (missing !== undefined) throw notFound(`dataset "${missing}" not found`);
+  for (const name of references.optional) {
+    if (resolved.has(name)) continue;
+    try {
+      const found = await deps.resolveDatasets([name]);
+      for (const schema of found) if (!resolved.has(schema.name)) schemas.push(schema);
+    } catch (error) {
+      if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'forbidden' || error.kind === 'invalid_input')) continue;
+      throw error;
+    }
+  }
+  return schemas;
 }
 
 function requestWindow(request: Omit<AplRequest, 'apl'>, now: bigint): { startNanos?: bigint; endNanos?: bigint } {

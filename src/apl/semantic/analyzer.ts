@@ -1,24 +1,43 @@
 // Semantic analysis of a parsed query: resolves sources against the dataset schemas, binds
 // every operator's expressions over the columns in scope, and builds the typed plan together
 // with what the result needs to describe itself (order, groups, time buckets, row identity).
-import { type DatasetSchema, type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
-import type { Arg, Assignment, Expr, NamePattern, Operator, ParsePart, Query, Source, Tabular } from '../syntax/ast';
+import { type DatasetSchema, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
+import { invalidInput } from '../../errors';
+import type {
+  Arg,
+  Assignment,
+  Expr,
+  FunctionBody,
+  FunctionParameter,
+  LetStatement,
+  NamePattern,
+  Operator,
+  ParsePart,
+  Query,
+  Source,
+  Tabular,
+  UnionOptions,
+} from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
 import { AGGREGATE_FUNCTIONS, type AggregateOutput, type AggregationInfo } from './aggregates';
 import { Binder, columnRef, displayName, findColumn, type Scope, STAR, visibleNames } from './binder';
 import { CallSite, type QueryContext } from './call-site';
+import { aplTypeOfField } from './field-types';
+import { mvExpand } from './operators/expand';
+import { callTabularFunction, invokeFunction, snapshot, userScalarFunction } from './operators/functions';
+import { joinOperator, lookupOperator } from './operators/joins';
+import { parseKv, parseWhere } from './operators/parsing';
+import { applyQueryOption } from './operators/query-options';
+import { extendValid, redact } from './operators/rewrites';
+import { makeSeries } from './operators/series';
+import { limitTimeSeries, timeSeriesOrigins } from './operators/summarize-limit';
+import { datatableSource, findSource, printSource, searchSource, unionOperator, unionSource } from './operators/sources';
+import { sampleDistinct, topHitters, topNested } from './operators/top-nested';
 import type { AggregateCall, AplType, Rel, RelColumn, SortKeyPlan, TExpr } from './plan';
+import { datasetReferencesOf } from './references';
+import { PARSE_TYPES } from './type-names';
 import { didYouMean } from './suggest';
-import { call, constantNumber, convert, isNumeric, literal, nullOf } from './typed';
-
-const TYPE_OF_FIELD: Record<FieldType, AplType> = {
-  string: 'string',
-  integer: 'int',
-  float: 'real',
-  boolean: 'bool',
-  array: 'dynamic',
-  datetime: 'datetime',
-};
+import { call, constantNumber, convert, intLiteral, isNumeric, literal, nullOf, stringLiteral } from './typed';
 
 export interface OrderEntry {
   id: string;
@@ -36,7 +55,7 @@ export interface AggregationSummary {
 }
 
 /** The state of the pipeline after each operator. */
-interface Stage {
+export interface Stage {
   rel: Rel;
   /** The columns that identify a stored event (for cursors and default ordering), while they survive. */
   identity?: EventIdentity;
@@ -75,57 +94,49 @@ export interface AnalyzeOptions {
 
 /** Dataset names a query reads (sources not bound by `let`), for resolving them up front. */
 export function datasetNamesOf(query: Query): string[] {
-  const names = new Set<string>();
-  const tabularLets = new Set(query.lets.filter((l) => l.value.kind === 'tabular').map((l) => l.name));
-  const scalarNames = new Map(query.lets.filter((l) => l.value.kind === 'scalar').map((l) => [l.name, l.value.kind === 'scalar' ? l.value.expr : undefined]));
-  const visitTabular = (tabular: Tabular) => {
-    visitSource(tabular.source);
-    for (const op of tabular.operators) {
-      if (op.kind === 'join') visitTabular(op.right);
-      if (op.kind === 'union') op.tables.forEach(visitTabular);
-    }
-  };
-  const visitSource = (source: Source) => {
-    if (source.kind === 'named') {
-      if (tabularLets.has(source.name)) return;
-      const aliased = scalarNames.get(source.name);
-      names.add(aliased?.kind === 'name' ? aliased.name : source.name);
-    } else if (source.kind === 'union') source.tables.forEach(visitTabular);
-    else visitTabular(source.tabular);
-  };
-  for (const statement of query.lets) if (statement.value.kind === 'tabular') visitTabular(statement.value.tabular);
-  visitTabular(query.body);
-  return [...names];
+  return datasetReferencesOf(query).names;
 }
 
 export function analyze(query: Query, options: AnalyzeOptions): AnalyzedQuery {
   return new Analyzer(options).run(query);
 }
 
-class Analyzer {
-  private nextId = 0;
-  private readonly binder = new Binder();
-  private readonly lets = new Map<string, TExpr>();
-  private readonly tabularLets = new Map<string, Tabular>();
-  private readonly aliases = new Map<string, string>();
-  private readonly scans: Extract<Rel, { op: 'scan' }>[] = [];
+/** A tabular value bound to a name: a let statement's expression (analyzed where used) or an analyzed stage. */
+export type TabularBinding = { kind: 'syntax'; tabular: Tabular; env: Env } | { kind: 'stage'; stage: Stage };
 
-  constructor(private readonly options: AnalyzeOptions) {}
+/** A user-defined function with the names visible where it was defined. */
+export interface FunctionBinding {
+  name: string;
+  parameters: FunctionParameter[];
+  body: FunctionBody;
+  env: Env;
+}
+
+/** The names in scope: scalar lets, tabular lets, functions and dataset aliases. */
+export interface Env {
+  scalars: Map<string, TExpr>;
+  tables: Map<string, TabularBinding>;
+  functions: Map<string, FunctionBinding>;
+  aliases: Map<string, string>;
+}
+
+const MAX_CALL_DEPTH = 32;
+
+export class Analyzer {
+  private nextId = 0;
+  readonly binder = new Binder();
+  env: Env = { scalars: new Map(), tables: new Map(), functions: new Map(), aliases: new Map() };
+  private readonly scans: Extract<Rel, { op: 'scan' }>[] = [];
+  /** `set stricttypes`: comparisons need operands of the same type. */
+  strictTypes = false;
+  private callDepth = 0;
+
+  constructor(readonly options: AnalyzeOptions) {}
 
   run(query: Query): AnalyzedQuery {
-    for (const [name, value] of Object.entries(this.options.variables ?? {})) this.lets.set(name, variableLiteral(value));
-    for (const statement of query.lets) {
-      if (statement.value.kind === 'tabular') {
-        this.tabularLets.set(statement.name, statement.value.tabular);
-        continue;
-      }
-      const expr = statement.value.expr;
-      if (expr.kind === 'name' && !this.lets.has(expr.name) && this.options.datasets.has(expr.name)) {
-        this.aliases.set(statement.name, expr.name);
-        continue;
-      }
-      this.lets.set(statement.name, this.binder.bind(expr, this.scope([])));
-    }
+    for (const option of query.options ?? []) applyQueryOption(this, option);
+    for (const [name, value] of Object.entries(this.options.variables ?? {})) this.env.scalars.set(name, variableLiteral(value));
+    this.bindLets(query.lets);
     const stage = this.tabular(query.body);
     return {
       rel: stage.rel,
@@ -139,17 +150,77 @@ class Analyzer {
     };
   }
 
-  private column(name: string, type: AplType, extra: Partial<RelColumn> = {}): RelColumn {
+  /** Binds let statements, in order, into the current environment. */
+  bindLets(lets: LetStatement[]): void {
+    for (const statement of lets) {
+      const env = this.env;
+      const value = statement.value;
+      if (value.kind === 'tabular') {
+        env.tables.set(statement.name, { kind: 'syntax', tabular: value.tabular, env: snapshot(env) });
+        continue;
+      }
+      if (value.kind === 'function') {
+        env.functions.set(statement.name, { name: statement.name, parameters: value.parameters, body: value.body, env: snapshot(env) });
+        continue;
+      }
+      const expr = value.expr;
+      if (expr.kind === 'name' && !env.scalars.has(expr.name)) {
+        // `let t = other;` where other is a tabular let, a function without parameters or a dataset.
+        const tabular = env.tables.get(expr.name);
+        if (tabular) {
+          env.tables.set(statement.name, tabular);
+          continue;
+        }
+        if (env.functions.has(expr.name) || this.options.datasets.has(env.aliases.get(expr.name) ?? expr.name)) {
+          env.aliases.set(statement.name, env.aliases.get(expr.name) ?? expr.name);
+          continue;
+        }
+      }
+      env.scalars.set(statement.name, this.binder.bind(expr, this.scope([])));
+    }
+  }
+
+  /** Runs `body` with `env` as the names in scope. */
+  withEnv<T>(env: Env, body: () => T): T {
+    const saved = this.env;
+    this.env = env;
+    if (++this.callDepth > MAX_CALL_DEPTH) {
+      this.callDepth = 0;
+      throw invalidInput(`let statements and functions nest more than ${MAX_CALL_DEPTH} deep; recursion is not supported`);
+    }
+    try {
+      return body();
+    } finally {
+      this.callDepth--;
+      this.env = saved;
+    }
+  }
+
+  column(name: string, type: AplType, extra: Partial<RelColumn> = {}): RelColumn {
     return { id: `c${this.nextId++}`, name, type, ...extra };
   }
 
-  private scope(columns: RelColumn[], extra: Partial<Scope> = {}): Scope {
-    return { columns, lets: this.lets, context: this.options.context, ...extra };
+  scope(columns: RelColumn[], extra: Partial<Scope> = {}): Scope {
+    return {
+      columns,
+      lets: this.env.scalars,
+      context: this.options.context,
+      userFunction: (name) => userScalarFunction(this, name),
+      tabular: (tabular) => {
+        const stage = this.tabular(tabular);
+        const column = this.visible(stage)[0];
+        if (!column) throw semanticError(tabular.pos, 'the subquery has no field to compare with');
+        return { rel: stage.rel, column };
+      },
+      isTable: (name) => this.env.tables.has(name) || this.env.functions.has(name) || this.options.datasets.has(this.env.aliases.get(name) ?? name),
+      ...(this.strictTypes ? { strictTypes: true } : {}),
+      ...extra,
+    };
   }
 
   // ---- sources ---------------------------------------------------------------------------
 
-  private tabular(tabular: Tabular): Stage {
+  tabular(tabular: Tabular): Stage {
     let stage = this.source(tabular.source);
     for (const op of tabular.operators) stage = this.operator(stage, op);
     return stage;
@@ -160,26 +231,48 @@ class Analyzer {
       case 'subquery':
         return this.tabular(source.tabular);
       case 'union':
-        return this.union(source.tables.map((t) => this.tabular(t)), source.pos);
+        return unionSource(this, source.tables, source.options ?? {}, source.pos);
       case 'named': {
-        const tabularLet = this.tabularLets.get(source.name);
-        if (tabularLet) return this.tabular(tabularLet);
-        const name = this.aliases.get(source.name) ?? source.name;
-        const dataset = this.options.datasets.get(name);
-        if (!dataset) {
-          throw semanticError(source.pos, `unknown dataset "${name}"${didYouMean(name, this.options.datasets.keys())}`, { dataset: name });
-        }
-        return this.scan(dataset);
+        if (source.wildcard) return unionSource(this, [{ pos: source.pos, source, operators: [] }], {}, source.pos);
+        return this.named(source.name, source.pos);
       }
+      case 'print':
+        return printSource(this, source);
+      case 'datatable':
+        return datatableSource(this, source);
+      case 'externaldata':
+        throw semanticError(
+          source.pos,
+          'externaldata reads from external URLs, and this server has no outbound network access; ingest the data into a dataset, or write it inline with datatable',
+        );
+      case 'search':
+        return searchSource(this, source);
+      case 'find':
+        return findSource(this, source);
+      case 'call':
+        return callTabularFunction(this, source.name, source.args, source.pos);
     }
   }
 
-  private scan(dataset: DatasetSchema): Stage {
+  /** A named source: a tabular let, a function without parameters, or a dataset. */
+  named(name: string, pos: Position): Stage {
+    const tabularLet = this.env.tables.get(name);
+    if (tabularLet) return tabularLet.kind === 'stage' ? tabularLet.stage : this.withEnv(tabularLet.env, () => this.tabular(tabularLet.tabular));
+    const target = this.env.aliases.get(name) ?? name;
+    if (this.env.functions.has(target)) return callTabularFunction(this, target, [], pos);
+    const dataset = this.options.datasets.get(target);
+    if (!dataset) {
+      throw semanticError(pos, `unknown dataset "${target}"${didYouMean(target, this.options.datasets.keys())}`, { dataset: target });
+    }
+    return this.scan(dataset);
+  }
+
+  scan(dataset: DatasetSchema): Stage {
     const columns: RelColumn[] = [];
     const sourceColumns = new Map<string, string>();
     for (const field of dataset.fields) {
       // Like Axiom, results leave _rowId out unless a query names it.
-      const column = this.column(field.name, TYPE_OF_FIELD[field.type], field.name === ROW_ID_FIELD ? { stored: field, implicit: true } : { stored: field });
+      const column = this.column(field.name, aplTypeOfField(field.type), field.name === ROW_ID_FIELD ? { stored: field, implicit: true } : { stored: field });
       columns.push(column);
       sourceColumns.set(column.id, field.column);
     }
@@ -198,7 +291,11 @@ class Analyzer {
     };
   }
 
-  private union(inputs: Stage[], pos: Position): Stage {
+  /**
+   * Rows of every input: all their fields (`kind=inner`: only those every input has), types
+   * widened where inputs disagree, and with `withSource` a first field naming each row's input.
+   */
+  union(inputs: Stage[], pos: Position, options: UnionOptions = {}, sourceNames: string[] = []): Stage {
     const names: string[] = [];
     const types = new Map<string, AplType[]>();
     for (const input of inputs) {
@@ -211,7 +308,9 @@ class Analyzer {
         types.get(column.name)!.push(column.type);
       }
     }
-    const columns = names.map((name) => this.column(name, unionType(types.get(name)!)));
+    const kept = options.kind === 'inner' ? names.filter((name) => inputs.every((input) => findColumn(this.visible(input), name))) : names;
+    const source = options.withSource !== undefined ? this.column(options.withSource, 'string') : undefined;
+    const columns = [...(source ? [source] : []), ...kept.filter((name) => name !== options.withSource).map((name) => this.column(name, unionType(types.get(name)!)))];
     const withIdentity = inputs.every((input) => input.identity);
     // Identity columns: the visible _time/_rowId/_sysTime when every input passes its own
     // through unchanged, hidden extra columns otherwise.
@@ -236,10 +335,11 @@ class Analyzer {
     const rel: Rel = {
       op: 'union',
       columns: [...columns, ...identityColumns],
-      inputs: inputs.map((input) => {
+      inputs: inputs.map((input, i) => {
         const exprs = columns.map((out) => {
-          const source = findColumn(input.rel.columns, out.name);
-          return source ? convert(columnRef(source), out.type, pos, `field "${out.name}" of union`) : nullOf(out.type);
+          if (out === source) return literal({ type: 'string', value: sourceNames[i] ?? `union_arg${i}` });
+          const from = findColumn(input.rel.columns, out.name);
+          return from ? convert(columnRef(from), out.type, pos, `field "${out.name}" of union`) : nullOf(out.type);
         });
         for (const column of identityColumns) {
           const role = roles.find((r) => r.name === column.name)!;
@@ -260,7 +360,7 @@ class Analyzer {
 
   // ---- operators -------------------------------------------------------------------------
 
-  private operator(stage: Stage, op: Operator): Stage {
+  operator(stage: Stage, op: Operator): Stage {
     switch (op.kind) {
       case 'where': {
         const predicate = this.binder.predicate(op.predicate, this.scope(stage.rel.columns));
@@ -295,9 +395,21 @@ class Analyzer {
       case 'project-reorder': {
         const visible = this.visible(stage);
         const first: RelColumn[] = [];
+        // A field named explicitly goes where it is named, even when a pattern before it matches
+        // it too; a lone `*` stands for the fields no other item matches.
+        const named = new Set(op.items.filter((item) => !item.pattern.pattern.includes('*')).map((item) => item.pattern.pattern));
+        const patterns = op.items.filter((item) => item.pattern.pattern.includes('*') && item.pattern.pattern !== '*').map((item) => item.pattern.pattern);
         for (const item of op.items) {
-          const matched = visible.filter((c) => matchesPattern(c.name, item.pattern.pattern) && !first.includes(c));
-          if (matched.length === 0 && !item.pattern.pattern.includes('*')) throw this.unknownField(item.pattern.pos, item.pattern.pattern, visible);
+          const wildcard = item.pattern.pattern.includes('*');
+          const rest = item.pattern.pattern === '*';
+          const matched = visible.filter(
+            (c) =>
+              matchesPattern(c.name, item.pattern.pattern) &&
+              !first.includes(c) &&
+              (!wildcard || !named.has(c.name)) &&
+              (!rest || !patterns.some((pattern) => matchesPattern(c.name, pattern))),
+          );
+          if (matched.length === 0 && !wildcard && !first.some((c) => c.name === item.pattern.pattern)) throw this.unknownField(item.pattern.pos, item.pattern.pattern, visible);
           if (item.order) matched.sort((a, b) => (item.order === 'asc' ? a.name.localeCompare(b.name) : b.name.localeCompare(a.name)));
           first.push(...matched);
         }
@@ -332,6 +444,8 @@ class Analyzer {
         return this.sort(stage, op.keys);
       case 'take': {
         const count = this.rowCount(op.count, stage, 'take');
+        const series = timeSeriesOrigins.get(stage.rel);
+        if (series) return limitTimeSeries(this, stage, series, count, op.pos);
         return this.limitStage(stage, count);
       }
       case 'top': {
@@ -351,36 +465,51 @@ class Analyzer {
         const columns = [this.column('ColumnName', 'string'), this.column('ColumnOrdinal', 'int'), this.column('DataType', 'string'), this.column('ColumnType', 'string')];
         const rows = this.visible(stage).map((c, i) => {
           const type = schemaTypeName(c);
-          return [
-            { type: 'string' as const, value: c.name },
-            { type: 'int' as const, value: BigInt(i) },
-            { type: 'string' as const, value: type },
-            { type: 'string' as const, value: type },
-          ];
+          return [stringLiteral(c.name), intLiteral(i), stringLiteral(type), stringLiteral(type)];
         });
         return { rel: { op: 'values', columns, rows }, order: [], explicitOrder: false, datasets: stage.datasets };
       }
       case 'parse':
         return this.parse(stage, op);
       case 'join':
-        return this.join(stage, op);
-      case 'union': {
-        const others = op.tables.map((t) => this.tabular(t));
-        return this.union([stage, ...others], op.pos);
-      }
+        return joinOperator(this, stage, op);
+      case 'lookup':
+        return lookupOperator(this, stage, op);
+      case 'union':
+        return unionOperator(this, stage, op);
+      case 'mv-expand':
+        return mvExpand(this, stage, op);
+      case 'make-series':
+        return makeSeries(this, stage, op);
+      case 'parse-where':
+        return parseWhere(this, stage, op);
+      case 'parse-kv':
+        return parseKv(this, stage, op);
+      case 'extend-valid':
+        return extendValid(this, stage, op);
+      case 'redact':
+        return redact(this, stage, op);
+      case 'top-nested':
+        return topNested(this, stage, op);
+      case 'top-hitters':
+        return topHitters(this, stage, op);
+      case 'sample-distinct':
+        return sampleDistinct(this, stage, op);
+      case 'invoke':
+        return invokeFunction(this, stage, op);
     }
   }
 
-  private visible(stage: Stage): RelColumn[] {
+  visible(stage: Stage): RelColumn[] {
     return stage.rel.columns.filter((c) => !c.hidden && !c.implicit);
   }
 
-  private unknownField(pos: Position, name: string, columns: RelColumn[]) {
+  unknownField(pos: Position, name: string, columns: RelColumn[]) {
     const known = visibleNames(columns);
     return semanticError(pos, `unknown field "${name}"${didYouMean(name, known)}`, { field: name });
   }
 
-  private checkUnique(columns: RelColumn[], pos: Position): void {
+  checkUnique(columns: RelColumn[], pos: Position): void {
     const seen = new Set<string>();
     for (const column of columns) {
       if (column.hidden || column.implicit) continue;
@@ -389,7 +518,7 @@ class Analyzer {
     }
   }
 
-  private matchPatterns(stage: Stage, patterns: NamePattern[]): Set<string> {
+  matchPatterns(stage: Stage, patterns: NamePattern[]): Set<string> {
     const visible = this.visible(stage);
     const matched = new Set<string>();
     for (const { pattern, pos } of patterns) {
@@ -401,7 +530,7 @@ class Analyzer {
   }
 
   /** A projection of existing columns (possibly renamed or reordered), keeping identity hidden. */
-  private passthrough(stage: Stage, columns: RelColumn[]): Stage {
+  passthrough(stage: Stage, columns: RelColumn[]): Stage {
     return this.projectStage(
       stage,
       columns.map((column) => ({ column, expr: columnRef(column) })),
@@ -409,7 +538,7 @@ class Analyzer {
   }
 
   /** Projects `outputs`, keeping the event identity as hidden columns when projected away. */
-  private projectStage(stage: Stage, outputs: { column: RelColumn; expr: TExpr }[]): Stage {
+  projectStage(stage: Stage, outputs: { column: RelColumn; expr: TExpr }[]): Stage {
     const items = [...outputs];
     const present = new Set(items.map((item) => item.column.id));
     const listedNames = new Set(items.filter((item) => !item.column.hidden).map((item) => item.column.name));
@@ -449,7 +578,7 @@ class Analyzer {
   }
 
   /** Binds `[name =] expr` items; a plain field keeps its column (and id) when its name is kept. */
-  private boundItems(stage: Stage, items: Assignment[], used: Set<string>): { column: RelColumn; expr: TExpr }[] {
+  boundItems(stage: Stage, items: Assignment[], used: Set<string>): { column: RelColumn; expr: TExpr }[] {
     const scope = this.scope(stage.rel.columns);
     let unnamed = 0;
     return items.map((item) => {
@@ -465,7 +594,7 @@ class Analyzer {
     });
   }
 
-  private project(stage: Stage, items: Assignment[]): Stage {
+  project(stage: Stage, items: Assignment[]): Stage {
     const outputs = this.boundItems(stage, items, new Set());
     this.checkUnique(
       outputs.map((o) => o.column),
@@ -474,7 +603,7 @@ class Analyzer {
     return this.projectStage(stage, outputs);
   }
 
-  private extend(stage: Stage, items: Assignment[]): Stage {
+  extend(stage: Stage, items: Assignment[]): Stage {
     const existing = this.visible(stage);
     const used = new Set(existing.map((c) => c.id));
     const added = this.boundItems(stage, items, used);
@@ -487,7 +616,7 @@ class Analyzer {
     return this.projectStage(stage, outputs);
   }
 
-  private sort(stage: Stage, keys: { expr: Expr; desc: boolean; nullsFirst?: boolean; pos: Position }[]): Stage {
+  sort(stage: Stage, keys: { expr: Expr; desc: boolean; nullsFirst?: boolean; pos: Position }[]): Stage {
     const scope = this.scope(stage.rel.columns);
     const plan: SortKeyPlan[] = keys.map((key) => ({
       expr: this.binder.bind(key.expr, scope),
@@ -510,13 +639,13 @@ class Analyzer {
     return { ...rest, rel: { op: 'sort', columns: stage.rel.columns, input: stage.rel, keys: plan }, order, explicitOrder: true };
   }
 
-  private rowCount(expr: Expr, stage: Stage, operator: string): number {
+  rowCount(expr: Expr, stage: Stage, operator: string): number {
     const value = constantNumber(this.binder.bind(expr, this.scope(stage.rel.columns)));
     if (value === undefined || !Number.isInteger(value) || value < 0) throw semanticError(expr.pos, `${operator} expects a whole number of rows`);
     return value;
   }
 
-  private limitStage(stage: Stage, count: number): Stage {
+  limitStage(stage: Stage, count: number): Stage {
     return {
       ...stage,
       rel: { op: 'limit', columns: stage.rel.columns, input: stage.rel, count },
@@ -527,7 +656,7 @@ class Analyzer {
 
   // ---- summarize -------------------------------------------------------------------------
 
-  private summarize(stage: Stage, aggregates: Assignment[], by: Assignment[], pos: Position): Stage {
+  summarize(stage: Stage, aggregates: Assignment[], by: Assignment[], pos: Position): Stage {
     const inputScope = this.scope(stage.rel.columns);
     const groupColumns: RelColumn[] = [];
     const groupExprs: TExpr[] = [];
@@ -642,13 +771,15 @@ class Analyzer {
         rel: { op: 'sort', columns: rel.columns, input: rel, keys: [{ expr: columnRef(bin), desc: false, nullsFirst: true }] },
         order: [{ id: bin.id, name: bin.name, desc: false }],
       };
+      // A take right after limits the groups, not the rows (see limitTimeSeries).
+      if (groupColumns.length > 1 && aggregates.length > 0) timeSeriesOrigins.set(result.rel, { input: stage, aggregates, by, binId: bin.id });
     }
     return result;
   }
 
   // ---- parse -----------------------------------------------------------------------------
 
-  private parse(stage: Stage, op: Extract<Operator, { kind: 'parse' }>): Stage {
+  parse(stage: Stage, op: Extract<Operator, { kind: 'parse' }>): Stage {
     const source = convert(this.binder.bind(op.source, this.scope(stage.rel.columns)), 'string', op.source.pos, 'the parsed expression');
     const { regex, columns } = parsePattern(op.parts, op.mode);
     const items: Assignment[] = [];
@@ -670,62 +801,6 @@ class Analyzer {
     return this.projectStage(stage, outputs);
   }
 
-  // ---- join ------------------------------------------------------------------------------
-
-  private join(left: Stage, op: Extract<Operator, { kind: 'join' }>): Stage {
-    const right = this.tabular(op.right);
-    const leftVisible = this.visible(left);
-    const rightVisible = this.visible(right);
-    const leftScope = this.scope(leftVisible);
-    const rightScope = this.scope(rightVisible);
-    const keys = op.on.map((condition) => {
-      if (condition.kind === 'same') {
-        const l = findColumn(leftVisible, condition.name);
-        const r = findColumn(rightVisible, condition.name);
-        if (!l) throw this.unknownField(condition.pos, condition.name, leftVisible);
-        if (!r) throw this.unknownField(condition.pos, condition.name, rightVisible);
-        return this.joinKey(columnRef(l), columnRef(r), condition.pos);
-      }
-      const side = (expr: Expr, fallback: 'left' | 'right'): { scope: Scope; expr: Expr } => {
-        if (expr.kind === 'member' && expr.target.kind === 'name' && (expr.target.name === '$left' || expr.target.name === '$right')) {
-          return { scope: expr.target.name === '$left' ? leftScope : rightScope, expr: { kind: 'name', pos: expr.pos, name: expr.name, bracketed: false } };
-        }
-        return { scope: fallback === 'left' ? leftScope : rightScope, expr };
-      };
-      const l = side(condition.left, 'left');
-      const r = side(condition.right, 'right');
-      return this.joinKey(this.binder.bind(l.expr, l.scope), this.binder.bind(r.expr, r.scope), condition.pos);
-    });
-    const leftColumns = leftVisible.map((c) => ({ ...c }));
-    const taken = new Set(leftColumns.map((c) => c.name));
-    const rightColumns = rightVisible.map((c) => {
-      let name = c.name;
-      for (let n = 1; taken.has(name); n++) name = `${c.name}${n}`;
-      taken.add(name);
-      return this.column(name, c.type, c.stored ? { stored: c.stored } : {});
-    });
-    // The left side's implicit columns (its _rowId) stay addressable after the join.
-    const leftImplicit = left.rel.columns.filter((c) => c.implicit && !taken.has(c.name));
-    const rel: Rel = {
-      op: 'join',
-      kind: op.joinKind,
-      columns: [...leftColumns, ...rightColumns, ...leftImplicit.map((c) => ({ ...c }))],
-      left: left.rel,
-      right: right.rel,
-      keys,
-      sources: [
-        ...leftVisible.map((c) => ({ side: 'left' as const, id: c.id })),
-        ...rightVisible.map((c) => ({ side: 'right' as const, id: c.id })),
-        ...leftImplicit.map((c) => ({ side: 'left' as const, id: c.id })),
-      ],
-    };
-    return { rel, order: [], explicitOrder: false, datasets: new Set([...left.datasets, ...right.datasets]) };
-  }
-
-  private joinKey(left: TExpr, right: TExpr, pos: Position): { left: TExpr; right: TExpr } {
-    const type = this.binder.comparisonType([left, right], pos, 'join');
-    return { left: convert(left, type, pos, 'the left join key'), right: convert(right, type, pos, 'the right join key') };
-  }
 }
 
 function containsColumn(expr: TExpr, ids: Set<string>): boolean {
@@ -768,22 +843,6 @@ function schemaTypeName(column: RelColumn): string {
   const names: Record<AplType, string> = { bool: 'boolean', int: 'integer', real: 'float', string: 'string', datetime: 'datetime', timespan: 'timespan', dynamic: 'dynamic', null: 'unknown' };
   return names[column.type];
 }
-
-const PARSE_TYPES: Record<string, AplType> = {
-  string: 'string',
-  int: 'int',
-  long: 'int',
-  real: 'real',
-  double: 'real',
-  decimal: 'real',
-  bool: 'bool',
-  boolean: 'bool',
-  datetime: 'datetime',
-  date: 'datetime',
-  timespan: 'timespan',
-  time: 'timespan',
-  dynamic: 'dynamic',
-};
 
 function parseTargetType(part: { name: string; type?: string; pos: Position }, pos: Position): AplType {
   if (!part.type) return 'string';

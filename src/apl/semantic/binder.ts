@@ -1,12 +1,12 @@
 // Binds scalar expressions of the syntax tree to typed expressions over the columns in
 // scope: resolves names (fields, flattened dot names, dynamic paths, let bindings), infers
 // types, inserts conversions and maps every operator to a canonical call.
-import type { Arg, Expr } from '../syntax/ast';
+import type { Arg, Expr, Tabular } from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
 import { AGGREGATE_FUNCTIONS } from './aggregates';
 import { CallSite, type QueryContext, type RowScope } from './call-site';
 import { SCALAR_FUNCTIONS } from './functions';
-import type { AplType, RelColumn, TExpr } from './plan';
+import type { AplType, Rel, RelColumn, TExpr } from './plan';
 import { didYouMean } from './suggest';
 import { article, boolLiteral, call, constantString, convert, convertible, isNumeric, literal, nullOf } from './typed';
 
@@ -21,6 +21,14 @@ export interface Scope {
   context: QueryContext;
   aggregates?: AggregateBinder;
   search?: { caseSensitive: boolean };
+  /** A user-defined scalar function of that name, called with its bound arguments. */
+  userFunction?: (name: string) => ((args: { name?: string; value: TExpr; pos: Position }[], pos: Position) => TExpr) | undefined;
+  /** `set stricttypes`: no implicit conversion between strings and other types in comparisons. */
+  strictTypes?: boolean;
+  /** Analyzes a tabular subquery of `in (...)`, giving its plan and the column compared. */
+  tabular?: (tabular: Tabular) => { rel: Rel; column: RelColumn };
+  /** Is this name a table (tabular let, function or dataset) rather than a value? */
+  isTable?: (name: string) => boolean;
 }
 
 export const STAR: TExpr = { kind: 'call', fn: '*', args: [], type: 'null' };
@@ -116,7 +124,7 @@ export class Binder {
         const left = this.bind(expr.left, scope);
         const low = this.bind(expr.low, scope);
         const high = this.bind(expr.high, scope);
-        const type = this.comparisonType([left, low, high], expr.pos, 'between');
+        const type = this.comparisonType([left, low, high], expr.pos, 'between', scope.strictTypes);
         const args = [left, low, high].map((arg) => convert(arg, type, expr.pos, 'the operands of between'));
         return call('between', args, 'bool', { negated: expr.negated });
       }
@@ -182,9 +190,17 @@ export class Binder {
     }
     if (!path || path.root.kind !== 'name') return this.bind(path?.root ?? expr, scope);
     const rootName = path.root.name;
+    const names = [...rootName.split('.'), ...path.segments];
+    // A path into a map field reads keys of the longest prefix that is a map field, before any
+    // flattened field of the whole name (`['geo']['city']` is the key of map `geo`, while
+    // `['geo.city']` written as one name is the field of that name when there is one).
+    const exact = path.segments.length === 0 ? findColumn(scope.columns, rootName) : undefined;
+    if (!exact) {
+      const mapped = mapFieldPath(scope.columns, names);
+      if (mapped) return mapped;
+    }
     // Flattened fields win: `req.method` and ['req.method'] are the field of that name;
     // otherwise the longest prefix that is a field is read as a dynamic path.
-    const names = [...rootName.split('.'), ...path.segments];
     const full = [rootName, ...path.segments.filter((s): s is string => typeof s === 'string')];
     const candidates: { name: string; rest: (string | number)[] }[] = [];
     if (path.segments.every((s) => typeof s === 'string')) candidates.push({ name: full.join('.'), rest: [] });
@@ -225,6 +241,11 @@ export class Binder {
       if (expr.args.length !== 1 || arg?.kind !== 'name') throw semanticError(expr.pos, 'typeof() expects a type name such as typeof(long)');
       return literal({ type: 'string', value: arg.name });
     }
+    const user = scope.userFunction?.(name);
+    if (user) {
+      const args = expr.args.map((arg) => ({ ...(arg.name ? { name: arg.name } : {}), value: this.bind(arg.value, scope), pos: arg.value.pos }));
+      return user(args, expr.pos);
+    }
     const rule = SCALAR_FUNCTIONS[name];
     if (rule) {
       const args = expr.args.map((arg) => (arg.value.kind === 'star' ? STAR : this.bind(arg.value, scope)));
@@ -255,11 +276,12 @@ export class Binder {
       const right = this.predicate(expr.right, scope);
       return call(op, [left, right], 'bool');
     }
+    if (expr.left.kind === 'star' && !(op in ARITHMETIC)) return this.anyField(expr, scope);
     const left = this.bind(expr.left, scope);
     const right = this.bind(expr.right, scope);
     if (op in ARITHMETIC) return this.arithmetic(ARITHMETIC[op]!, left, right, expr.pos, op);
     if (op in COMPARISONS) {
-      const type = this.comparisonType([left, right], expr.pos, op);
+      const type = this.comparisonType([left, right], expr.pos, op, scope.strictTypes);
       return call(COMPARISONS[op]!, [convert(left, type, expr.pos, `the left side of ${op}`), convert(right, type, expr.pos, `the right side of ${op}`)], 'bool');
     }
     if (op === '=~' || op === '!~') {
@@ -275,11 +297,36 @@ export class Binder {
     return convert(expr, 'string', pos, `the operands of ${op}`);
   }
 
+  /**
+   * `* op value`: true when any searchable field (strings and dynamic values, as `search` looks
+   * at them) satisfies `field op value`; with a negated operator (`* !has "x"`), when every
+   * field does.
+   */
+  private anyField(expr: Extract<Expr, { kind: 'binary' }>, scope: Scope): TExpr {
+    return this.eachField(expr.op.startsWith('!'), scope, (field) => this.binary({ ...expr, left: field }, this.fieldFirst(field, scope)));
+  }
+
+  private eachField(negated: boolean, scope: Scope, test: (field: Extract<Expr, { kind: 'name' }>) => TExpr): TExpr {
+    const fields = scope.columns.filter((c) => !c.hidden && !c.implicit && (c.type === 'string' || c.type === 'dynamic'));
+    if (fields.length === 0) return boolLiteral(negated);
+    const pos = { offset: 0, line: 1, column: 1 };
+    return fields.map((field) => test({ kind: 'name', pos, name: field.name, bracketed: true })).reduce((a, b) => call(negated ? 'and' : 'or', [a, b], 'bool'));
+  }
+
+  /** The scope with the named field found first, so a name shared by a hidden column resolves to it. */
+  private fieldFirst(field: Extract<Expr, { kind: 'name' }>, scope: Scope): Scope {
+    const column = scope.columns.find((c) => !c.hidden && c.name === field.name)!;
+    return { ...scope, columns: [column, ...scope.columns.filter((c) => c !== column)] };
+  }
+
   /** The type two values are compared as; strings next to numbers or dates are converted. */
-  comparisonType(values: TExpr[], pos: Position, op: string): AplType {
+  comparisonType(values: TExpr[], pos: Position, op: string, strict = false): AplType {
     const types = [...new Set(values.map((v) => v.type).filter((t) => t !== 'null'))];
     if (types.length === 0) return 'null';
     if (types.length === 1) return types[0]!;
+    if (strict && !types.every(isNumeric) && !types.includes('dynamic')) {
+      throw semanticError(pos, `cannot compare ${types.map(article).join(' with ')} using ${op} under set stricttypes`, { types });
+    }
     if (types.every(isNumeric)) return types.includes('real') ? 'real' : 'int';
     const typed = types.filter((t) => t !== 'dynamic' && t !== 'string');
     if (typed.length === 0) return 'string';
@@ -322,6 +369,17 @@ export class Binder {
   }
 
   private inList(expr: Extract<Expr, { kind: 'in' }>, scope: Scope): TExpr {
+    if (expr.left.kind === 'star') {
+      return this.eachField(expr.op.startsWith('!'), scope, (field) => this.inList({ ...expr, left: field }, this.fieldFirst(field, scope)));
+    }
+    const single = expr.items.length === 1 ? expr.items[0]! : undefined;
+    const tableName =
+      single?.kind === 'name' && !single.bracketed && !findColumn(scope.columns, single.name) && !scope.lets.has(single.name) && scope.isTable?.(single.name) ? single : undefined;
+    if (expr.subquery || tableName) {
+      if (!scope.tabular) throw semanticError(expr.pos, 'a table is not allowed in this list');
+      const tabular: Tabular = expr.subquery ?? { pos: tableName!.pos, source: { kind: 'named', pos: tableName!.pos, name: tableName!.name, bracketed: false }, operators: [] };
+      return this.inSubquery(expr, this.bind(expr.left, scope), scope.tabular(tabular), scope);
+    }
     const left = this.bind(expr.left, scope);
     const items: TExpr[] = [];
     for (const item of expr.items) {
@@ -343,9 +401,47 @@ export class Binder {
     if (caseInsensitive) {
       return call('in', [this.text(left, expr.pos, op), ...items.map((i) => this.text(i, expr.pos, op))], 'bool', { negated, caseInsensitive });
     }
-    const type = this.comparisonType([left, ...items], expr.pos, op);
+    const type = this.comparisonType([left, ...items], expr.pos, op, scope.strictTypes);
     return call('in', [left, ...items].map((value) => convert(value, type, expr.pos, `the operands of ${op}`)), 'bool', { negated, caseInsensitive });
   }
+
+  /** `x in (T)`: membership in the first field of a tabular subquery. */
+  private inSubquery(expr: Extract<Expr, { kind: 'in' }>, left: TExpr, subquery: { rel: Rel; column: RelColumn }, scope: Scope): TExpr {
+    const op = expr.op;
+    if (op.startsWith('has_')) throw semanticError(expr.pos, `${op} takes a list of terms, not a table`);
+    const caseInsensitive = op.endsWith('~');
+    const column: TExpr = { kind: 'column', id: subquery.column.id, type: subquery.column.type };
+    const type = caseInsensitive ? 'string' : this.comparisonType([left, column], expr.pos, op, scope.strictTypes);
+    return call('in_subquery', [convert(left, type, expr.pos, `the left side of ${op}`)], 'bool', {
+      rel: subquery.rel,
+      column: subquery.column.id,
+      columnType: subquery.column.type,
+      compareType: type,
+      negated: op.startsWith('!'),
+      caseInsensitive,
+    });
+  }
+}
+
+const isMapField = (column: RelColumn) => column.stored?.type === 'map';
+
+/**
+ * Keys inside the longest proper prefix of `names` that is a map field, or undefined. Map keys
+ * often hold dots themselves (`http.protocol`), so a dotted rest of two or more keys reads the
+ * nested path first and the dotted key second.
+ */
+function mapFieldPath(columns: RelColumn[], names: (string | number)[]): TExpr | undefined {
+  for (let k = names.length - 1; k >= 1; k--) {
+    const prefix = names.slice(0, k);
+    if (prefix.some((s) => typeof s === 'number')) continue;
+    const column = findColumn(columns, prefix.join('.'));
+    if (!column || !isMapField(column)) continue;
+    const rest = names.slice(k);
+    const nested = call('dyn_get', [columnRef(column)], 'dynamic', { path: rest });
+    if (rest.length < 2 || rest.some((s) => typeof s === 'number')) return nested;
+    return call('coalesce', [nested, call('dyn_get', [columnRef(column)], 'dynamic', { path: [rest.join('.')] })], 'dynamic');
+  }
+  return undefined;
 }
 
 /** The fields a call may look up by name: the columns in scope, implicit ones included. */

@@ -2,7 +2,7 @@
 // columns with unique ids, and expressions whose every operator is a call with a canonical
 // name and an inferred type. Nothing here knows SQL.
 import type { DatasetSchema, StoredField } from '../../events/layout';
-import type { LiteralValue } from '../syntax/ast';
+import type { JoinKind, LiteralValue } from '../syntax/ast';
 
 /** APL's scalar types; `null` is the type of an untyped null literal, which fits anywhere. */
 export type AplType = 'bool' | 'int' | 'real' | 'string' | 'datetime' | 'timespan' | 'dynamic' | 'null';
@@ -82,16 +82,75 @@ export type Rel =
   | {
       op: 'join';
       columns: RelColumn[];
-      kind: 'inner' | 'innerunique' | 'leftouter';
+      kind: JoinKind;
       left: Rel;
       right: Rel;
       keys: { left: TExpr; right: TExpr }[];
+      /** Keys match when both are null too (grouping keys joined back to their rows). */
+      nullSafe?: boolean;
       /** For each output column: which side and which input column id it comes from. */
       sources: { side: 'left' | 'right'; id: string }[];
     }
-  | { op: 'values'; columns: RelColumn[]; rows: LiteralValue[][] };
+  /** Literal rows: each row's expressions line up with `columns` and are constant. */
+  | { op: 'values'; columns: RelColumn[]; rows: TExpr[][] }
+  /** The input's columns, then one column per window function (row numbers within partitions). */
+  | { op: 'window'; columns: RelColumn[]; input: Rel; functions: WindowCall[] }
+  /**
+   * One row per element of the expanded dynamic values, all expanded in parallel (the shorter
+   * padded with nulls): null gives one row, an empty array or bag none. Each output column is an
+   * expression over the input row, an element of an expansion, or the element's position.
+   */
+  | {
+      op: 'expand';
+      columns: RelColumn[];
+      input: Rel;
+      outputs: ExpandOutput[];
+      expansions: { expr: TExpr; bagExpansion: 'bag' | 'array' }[];
+      limit?: number;
+    }
+  /**
+   * Per group, each value column as an array over consecutive bins (`default` where a bin has no
+   * row), then the bins' axis values as an array. The input holds one row per group and bin
+   * number; bin `i` stands for `origin + i * step`.
+   */
+  | {
+      op: 'series';
+      columns: RelColumn[];
+      input: Rel;
+      groups: string[];
+      bin: string;
+      values: { id: string; default: TExpr }[];
+      axis: SeriesAxis;
+    };
+
+export interface WindowCall {
+  fn: 'row_number';
+  partition: TExpr[];
+  order: SortKeyPlan[];
+}
+
+export type ExpandOutput = { kind: 'input'; expr: TExpr } | { kind: 'element'; expansion: number } | { kind: 'position' };
+
+export interface SeriesAxis {
+  type: 'datetime' | 'timespan' | 'int' | 'real';
+  /** Nanoseconds for datetime and timespan axes. */
+  origin: bigint | number;
+  step: bigint | number;
+  /** Fixed bin numbers [first, last) where the range gives them; otherwise each series spans its own bins. */
+  bounds?: { first?: bigint; last?: bigint };
+  /** Without groups, an empty input still gives one row of defaults (`kind=nonempty`). */
+  nonEmpty: boolean;
+}
 
 export const typeName = (type: AplType): string => (type === 'int' ? 'long' : type);
+
+/** Positions of a node's columns that are required, at least one (a SELECT needs a column). */
+export function keptPositions(node: Rel, required: Set<string> | undefined): number[] {
+  const positions = node.columns.map((_, i) => i);
+  if (!required) return positions;
+  const kept = positions.filter((i) => required.has(node.columns[i]!.id));
+  return kept.length > 0 ? kept : [0];
+}
 
 /**
  * For each plan node, the ids of its output columns that something above it reads (the root
@@ -136,19 +195,35 @@ export function requiredColumns(root: Rel, outputs: readonly RelColumn[]): Map<R
       case 'aggregate':
         required.set(node, all(node));
         return visit(node.input, readsOf([...node.groups, ...node.aggregates.flatMap((aggregate) => (aggregate.filter ? [...aggregate.args, aggregate.filter] : aggregate.args))]));
-      case 'union':
-        required.set(node, all(node));
-        for (const input of node.inputs) visit(input.rel, readsOf(input.exprs));
+      case 'union': {
+        const kept = keptPositions(node, merged);
+        required.set(node, new Set(kept.map((i) => node.columns[i]!.id)));
+        for (const input of node.inputs) visit(input.rel, readsOf(kept.map((i) => input.exprs[i]!)));
         return;
+      }
       case 'join': {
-        required.set(node, all(node));
+        const kept = keptPositions(node, merged);
+        required.set(node, new Set(kept.map((i) => node.columns[i]!.id)));
         const sides = { left: new Set<string>(), right: new Set<string>() };
-        for (const source of node.sources) sides[source.side].add(source.id);
+        for (const i of kept) sides[node.sources[i]!.side].add(node.sources[i]!.id);
         readsOf(node.keys.map((key) => key.left), sides.left);
         readsOf(node.keys.map((key) => key.right), sides.right);
         visit(node.left, sides.left);
         return visit(node.right, sides.right);
       }
+      case 'window': {
+        const reads = readsOf(node.functions.flatMap((fn) => [...fn.partition, ...fn.order.map((key) => key.expr)]));
+        const inputIds = new Set(node.input.columns.map((column) => column.id));
+        for (const id of merged) if (inputIds.has(id)) reads.add(id);
+        return visit(node.input, reads);
+      }
+      case 'expand': {
+        const kept = node.outputs.filter((output, i) => output.kind === 'input' && merged.has(node.columns[i]!.id)) as { kind: 'input'; expr: TExpr }[];
+        return visit(node.input, readsOf([...kept.map((output) => output.expr), ...node.expansions.map((expansion) => expansion.expr)]));
+      }
+      case 'series':
+        required.set(node, all(node));
+        return visit(node.input, new Set([...node.groups, node.bin, ...node.values.map((value) => value.id)]));
     }
   };
   visit(root, new Set(outputs.map((column) => column.id)));

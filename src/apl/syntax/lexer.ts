@@ -28,7 +28,21 @@ export interface Token {
 
 const RAW_LITERAL_FUNCTIONS = new Set(['datetime', 'timespan', 'time']);
 
-const HYPHENATED = new Set(['project-away', 'project-keep', 'project-rename', 'project-reorder', 'mv-expand', 'parse-where']);
+const HYPHENATED = new Set([
+  'project-away',
+  'project-keep',
+  'project-rename',
+  'project-reorder',
+  'project-smart',
+  'mv-expand',
+  'parse-where',
+  'parse-kv',
+  'make-series',
+  'extend-valid',
+  'top-nested',
+  'top-hitters',
+  'sample-distinct',
+]);
 
 const SYMBOLS = ['==', '!=', '<>', '<=', '>=', '=~', '!~', '..', '=>', '|', '(', ')', '[', ']', '{', '}', ',', ';', ':', '.', '=', '<', '>', '+', '-', '*', '/', '%', '!', '?'];
 

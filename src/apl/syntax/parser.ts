@@ -1,35 +1,57 @@
 // Recursive-descent parser from tokens to the syntax tree. Expressions follow Kusto's
 // precedence: or < and < comparisons and string operators < + - < * / % < unary < postfix.
-import type { Arg, Assignment, Expr, JoinCondition, LetStatement, LiteralValue, NamePattern, Operator, ParsePart, Query, SortKey, Source, Tabular } from './ast';
+import type {
+  Arg,
+  Assignment,
+  Expr,
+  ExpandItem,
+  FunctionBody,
+  FunctionParameter,
+  JoinCondition,
+  JoinKind,
+  LetStatement,
+  LiteralValue,
+  NamePattern,
+  Operator,
+  ParseKvOptions,
+  ParsePart,
+  Query,
+  SetOption,
+  SortKey,
+  Source,
+  Tabular,
+  TopNestedLevel,
+  TypedName,
+  UnionOptions,
+} from './ast';
 import { type Token, tokenize } from './lexer';
+import { TABULAR_OPERATOR_NAMES } from './operators';
 import { type Position, syntaxError } from './position';
 import { closestNames } from '../semantic/suggest';
 import { parseDateTime, parseDuration } from '../time';
 
-export const TABULAR_OPERATORS = [
-  'where',
-  'filter',
-  'project',
-  'project-away',
-  'project-keep',
-  'project-rename',
-  'project-reorder',
-  'extend',
-  'summarize',
-  'sort',
-  'order',
-  'take',
-  'limit',
-  'top',
-  'count',
-  'distinct',
-  'search',
-  'parse',
-  'sample',
-  'getschema',
-  'join',
-  'union',
-];
+export const TABULAR_OPERATORS = TABULAR_OPERATOR_NAMES;
+
+/** Join kinds by every spelling Kusto accepts. */
+const JOIN_KINDS: Record<string, JoinKind> = {
+  inner: 'inner',
+  innerunique: 'innerunique',
+  leftouter: 'leftouter',
+  rightouter: 'rightouter',
+  fullouter: 'fullouter',
+  outer: 'fullouter',
+  leftanti: 'leftanti',
+  anti: 'leftanti',
+  leftantisemi: 'leftanti',
+  rightanti: 'rightanti',
+  rightantisemi: 'rightanti',
+  leftsemi: 'leftsemi',
+  semi: 'leftsemi',
+  rightsemi: 'rightsemi',
+};
+
+/** Words that start a tabular expression rather than a scalar one. */
+const SOURCE_WORDS = new Set(['union', 'print', 'datatable', 'externaldata', 'search', 'find']);
 
 /** Word operators between two scalars; each also exists negated with a leading `!`. */
 const STRING_OPERATORS = new Set([
@@ -49,6 +71,15 @@ const STRING_OPERATORS = new Set([
 const COMPARISON_SYMBOLS = new Set(['==', '!=', '<', '<=', '>', '>=', '=~', '!~']);
 const LIST_OPERATORS = new Set(['in', '!in', 'in~', '!in~', 'has_any', 'has_any_cs', 'has_all', 'has_all_cs']);
 
+/** Every scalar operator the parser reads, grouped as the generated reference lists them. */
+export const SCALAR_OPERATOR_GROUPS: { group: string; operators: string[] }[] = [
+  { group: 'logical', operators: ['and', 'or'] },
+  { group: 'arithmetic', operators: ['+', '-', '*', '/', '%'] },
+  { group: 'comparison', operators: [...COMPARISON_SYMBOLS, '<>', 'between', '!between'] },
+  { group: 'string', operators: [...STRING_OPERATORS].flatMap((op) => [op, `!${op}`]).concat(['matches regex', '!matches regex']) },
+  { group: 'set membership', operators: [...LIST_OPERATORS] },
+];
+
 export function parseQuery(text: string): Query {
   return new Parser(text).query();
 }
@@ -66,6 +97,8 @@ class Parser {
   private index = 0;
   /** Inside `search`, `field:"term"` is legal. */
   private searchMode = false;
+  /** Names of user-defined functions whose body is tabular, so `f(1)` can start a pipeline. */
+  private readonly tabularFunctions = new Set<string>();
 
   constructor(private readonly text: string) {
     this.tokens = tokenize(text);
@@ -175,6 +208,7 @@ class Parser {
 
   query(): Query {
     const lets: LetStatement[] = [];
+    const options: SetOption[] = [];
     for (;;) {
       if (this.isWord('let')) {
         lets.push(this.letStatement());
@@ -182,9 +216,8 @@ class Parser {
         continue;
       }
       if (this.isWord('set')) {
-        // Query options (`set x = y;`) have no effect here; skip them.
-        while (!this.isOp(';') && this.peek().kind !== 'end') this.next();
-        this.expectOp(';');
+        options.push(this.setStatement());
+        this.expectOp(';', '";" after the set statement');
         continue;
       }
       break;
@@ -193,13 +226,14 @@ class Parser {
     const body = this.tabular();
     this.acceptOp(';');
     this.expectEnd();
-    return { lets, body };
+    return options.length ? { lets, options, body } : { lets, body };
   }
 
   private letStatement(): LetStatement {
     const pos = this.next().pos;
     const { name } = this.name('a name after "let"');
     this.expectOp('=', '"=" after the name of the let statement');
+    if (this.startsFunction()) return this.functionDefinition(pos, name);
     if (this.startsTabular()) return { pos, name, value: { kind: 'tabular', tabular: this.tabular() } };
     const mark = this.index;
     const expr = this.expression();
@@ -211,19 +245,24 @@ class Parser {
   }
 
   private startsTabular(): boolean {
-    if (this.isBracketedName() || this.isWord('union')) return true;
-    if (this.isOp('(')) {
-      // A parenthesised pipeline: look for a `|` before the matching parenthesis.
-      let depth = 0;
-      for (let i = this.index; i < this.tokens.length; i++) {
-        const token = this.tokens[i]!;
-        if (token.kind !== 'operator') continue;
-        if (token.text === '(') depth++;
-        else if (token.text === ')') {
-          depth--;
-          if (depth === 0) return false;
-        } else if (token.text === '|' && depth === 1) return true;
-      }
+    if (this.isBracketedName()) return true;
+    const token = this.peek();
+    if (token.kind === 'identifier' && SOURCE_WORDS.has(token.text) && !this.isOp('=', 1)) return true;
+    if (token.kind === 'identifier' && this.tabularFunctions.has(token.text) && this.isOp('(', 1)) return true;
+    return this.isOp('(') && this.pipeInParentheses();
+  }
+
+  /** At `(`: is there a `|` directly inside it, before the matching `)`? (A parenthesised pipeline.) */
+  private pipeInParentheses(): boolean {
+    let depth = 0;
+    for (let i = this.index; i < this.tokens.length; i++) {
+      const token = this.tokens[i]!;
+      if (token.kind !== 'operator') continue;
+      if (token.text === '(' || token.text === '[') depth++;
+      else if (token.text === ')' || token.text === ']') {
+        depth--;
+        if (depth === 0) return false;
+      } else if (token.text === '|' && depth === 1) return true;
     }
     return false;
   }
@@ -240,10 +279,9 @@ class Parser {
 
   private source(): Source {
     const token = this.peek();
-    if (this.isBracketedName()) return { kind: 'named', pos: token.pos, name: this.bracketedName(), bracketed: true };
-    if (this.isWord('union')) {
-      this.next();
-      return { kind: 'union', pos: token.pos, tables: this.unionTables() };
+    if (this.isBracketedName()) {
+      const name = this.bracketedName();
+      return name.includes('*') ? { kind: 'named', pos: token.pos, name, bracketed: true, wildcard: true } : { kind: 'named', pos: token.pos, name, bracketed: true };
     }
     if (this.isOp('(')) {
       this.next();
@@ -252,19 +290,37 @@ class Parser {
       return { kind: 'subquery', pos: token.pos, tabular };
     }
     if (token.kind === 'identifier') {
+      switch (token.text) {
+        case 'union': {
+          this.next();
+          const options = this.unionOptions();
+          return { kind: 'union', pos: token.pos, tables: this.unionTables(), ...(options ? { options } : {}) };
+        }
+        case 'print':
+          return this.printSource();
+        case 'datatable':
+          return this.datatableSource();
+        case 'externaldata':
+          return this.externaldataSource();
+        case 'search':
+          return this.searchSource();
+        case 'find':
+          return this.findSource();
+      }
+      if (this.isOp('(', 1)) {
+        this.next();
+        return { kind: 'call', pos: token.pos, name: token.text, args: this.callArguments() };
+      }
+      const pattern = this.wildcardPattern();
+      if (pattern) return { kind: 'named', pos: token.pos, name: pattern, bracketed: false, wildcard: true };
       this.next();
       return { kind: 'named', pos: token.pos, name: token.text, bracketed: false };
     }
+    if (this.isOp('*')) return { kind: 'named', pos: token.pos, name: this.wildcardPattern()!, bracketed: false, wildcard: true };
     this.fail("a dataset such as ['my-dataset']");
   }
 
   private unionTables(): Tabular[] {
-    // Options such as kind=outer or withsource=x are accepted and ignored.
-    while (this.peek().kind === 'identifier' && this.isOp('=', 1) && ['kind', 'withsource', 'isfuzzy'].includes(this.peek().text)) {
-      this.next();
-      this.next();
-      this.next();
-    }
     const tables: Tabular[] = [this.unionTable()];
     while (this.acceptOp(',')) tables.push(this.unionTable());
     return tables;
@@ -278,10 +334,17 @@ class Parser {
       this.expectOp(')');
       return tabular;
     }
-    if (this.isBracketedName()) return { pos, source: { kind: 'named', pos, name: this.bracketedName(), bracketed: true }, operators: [] };
+    if (this.isBracketedName()) {
+      const name = this.bracketedName();
+      const source: Source = name.includes('*') ? { kind: 'named', pos, name, bracketed: true, wildcard: true } : { kind: 'named', pos, name, bracketed: true };
+      return { pos, source, operators: [] };
+    }
+    const pattern = this.wildcardPattern();
+    if (pattern) return { pos, source: { kind: 'named', pos, name: pattern, bracketed: false, wildcard: true }, operators: [] };
     const token = this.peek();
     if (token.kind === 'identifier') {
       this.next();
+      if (this.isOp('(') && !this.peek().spaced) return { pos, source: { kind: 'call', pos, name: token.text, args: this.callArguments() }, operators: [] };
       return { pos, source: { kind: 'named', pos, name: token.text, bracketed: false }, operators: [] };
     }
     this.fail("a dataset such as ['my-dataset']");
@@ -365,6 +428,7 @@ class Parser {
       case 'search':
         return this.search();
       case 'parse':
+      case 'parse-where':
         return this.parse();
       case 'sample':
         this.next();
@@ -374,9 +438,39 @@ class Parser {
         return { kind: 'getschema', pos };
       case 'join':
         return this.join();
-      case 'union':
+      case 'union': {
         this.next();
-        return { kind: 'union', pos, tables: this.unionTables() };
+        const options = this.unionOptions();
+        return { kind: 'union', pos, tables: this.unionTables(), ...(options ? { options } : {}) };
+      }
+      case 'lookup':
+        return this.lookup();
+      case 'mv-expand':
+        return this.mvExpand();
+      case 'make-series':
+        return this.makeSeries();
+      case 'parse-kv':
+        return this.parseKv();
+      case 'extend-valid':
+        this.next();
+        return { kind: 'extend-valid', pos, items: this.assignments() };
+      case 'redact':
+        return this.redact();
+      case 'top-nested':
+        return this.topNested();
+      case 'top-hitters':
+        return this.topHitters();
+      case 'sample-distinct': {
+        this.next();
+        const count = this.additive();
+        this.expectWord('of');
+        return { kind: 'sample-distinct', pos, count, of: this.expression() };
+      }
+      case 'invoke': {
+        this.next();
+        const name = this.name('the name of a function after "invoke"');
+        return { kind: 'invoke', pos, name: name.name, args: this.callArguments() };
+      }
       default: {
         const suggestions = closestNames(word, TABULAR_OPERATORS);
         const hint = suggestions.length ? ` (did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?)` : '';
@@ -422,6 +516,13 @@ class Parser {
   }
 
   private search(): Operator {
+    const { pos, caseSensitive, tables, predicate } = this.searchParts();
+    if (tables) throw syntaxError(pos, '"search in (...)" after a pipe', 'search in (...) at the start of a query, or a search of the piped input without "in"');
+    return { kind: 'search', pos, caseSensitive, predicate };
+  }
+
+  /** `search [kind=...] [in (tables)] predicate`, piped or starting a query. */
+  private searchParts(): { pos: Position; caseSensitive: boolean; tables?: Tabular[]; predicate: Expr } {
     const pos = this.next().pos;
     let caseSensitive = false;
     if (this.isWord('kind') && this.isOp('=', 1)) {
@@ -431,27 +532,38 @@ class Parser {
       if (kind.text === 'case_sensitive') caseSensitive = true;
       else if (kind.text !== 'case_insensitive' && kind.text !== 'default') this.fail('case_sensitive, case_insensitive or default', kind);
     }
-    if (this.isWord('in') && this.isOp('(', 1)) {
-      // `in (datasets)` narrows the search to the piped input here; the list is read and ignored.
-      this.next();
-      this.next();
-      while (!this.isOp(')') && this.peek().kind !== 'end') this.next();
-      this.expectOp(')');
-    }
+    const tables = this.isWord('in') && this.isOp('(', 1) ? this.tableList() : undefined;
+    const predicate = this.searchPredicate();
+    return tables ? { pos, caseSensitive, tables, predicate } : { pos, caseSensitive, predicate };
+  }
+
+  /** A search predicate, where `field:"term"` and a lone `*` are allowed. */
+  private searchPredicate(): Expr {
     const saved = this.searchMode;
     this.searchMode = true;
     try {
-      if (this.isOp('*') && (this.isOp('|', 1) || this.peek(1).kind === 'end' || this.isOp(';', 1) || this.isOp(')', 1))) {
+      if (this.isOp('*') && (this.isOp('|', 1) || this.peek(1).kind === 'end' || this.isOp(';', 1) || this.isOp(')', 1) || this.isWord('project', 1) || this.isWord('project-smart', 1))) {
         const star = this.next();
-        return { kind: 'search', pos, caseSensitive, predicate: { kind: 'star', pos: star.pos } };
+        return { kind: 'star', pos: star.pos };
       }
-      return { kind: 'search', pos, caseSensitive, predicate: this.expression() };
+      return this.expression();
     } finally {
       this.searchMode = saved;
     }
   }
 
+  /** `in (Table, pattern*, (subquery), ...)` of search and find. */
+  private tableList(): Tabular[] {
+    this.expectWord('in');
+    this.expectOp('(', '"(" and a list of datasets');
+    const tables = [this.unionTable()];
+    while (this.acceptOp(',')) tables.push(this.unionTable());
+    this.expectOp(')', '"," or ")" in the list of datasets');
+    return tables;
+  }
+
   private parse(): Operator {
+    const where = this.isWord('parse-where');
     const pos = this.next().pos;
     let mode: 'simple' | 'regex' | 'relaxed' = 'simple';
     while (this.peek().kind === 'identifier' && this.isOp('=', 1) && ['kind', 'flags'].includes(this.peek().text)) {
@@ -482,31 +594,57 @@ class Parser {
       } else break;
     }
     if (parts.length === 0) this.fail('a pattern of strings, "*" and field names after "with"');
+    if (where) {
+      if (mode === 'relaxed') throw syntaxError(pos, '"kind=relaxed"', 'kind=simple or kind=regex for parse-where');
+      return { kind: 'parse-where', pos, mode, source, parts };
+    }
     return { kind: 'parse', pos, mode, source, parts };
   }
 
   private join(): Operator {
     const pos = this.next().pos;
-    let joinKind: 'inner' | 'innerunique' | 'leftouter' = 'inner';
-    while (this.peek().kind === 'identifier' && this.isOp('=', 1)) {
-      const option = this.next();
+    let joinKind: JoinKind = 'inner';
+    for (const option of this.operatorOptions()) {
+      if (option.name !== 'kind') continue;
+      const kind = JOIN_KINDS[option.value.text];
+      if (!kind) this.fail('a join kind: inner, innerunique, leftouter, rightouter, fullouter, leftanti, rightanti, leftsemi or rightsemi', option.value);
+      joinKind = kind;
+    }
+    const right = this.joinRight();
+    return { kind: 'join', pos, joinKind, right, on: this.joinConditions() };
+  }
+
+  /** Skips one `hint.name=value`: hints steer execution elsewhere and change no result. */
+  private skipHint(): boolean {
+    if (!(this.isWord('hint') && this.isOp('.', 1) && this.peek(2).kind === 'identifier' && this.isOp('=', 3))) return false;
+    for (let i = 0; i < 5; i++) this.next();
+    return true;
+  }
+
+  /** `kind=x hint.y=z ...` before the table of join and lookup; hints are accepted and ignored. */
+  private operatorOptions(): { name: string; value: Token }[] {
+    const options: { name: string; value: Token }[] = [];
+    for (;;) {
+      if (this.skipHint()) continue;
+      if (this.peek().kind !== 'identifier' || !this.isOp('=', 1) || !['kind', 'bagexpansion', 'with_itemindex'].includes(this.peek().text)) break;
+      const name = this.next().text;
       this.next();
       const value = this.next();
-      if (option.text === 'kind') {
-        if (value.text !== 'inner' && value.text !== 'innerunique' && value.text !== 'leftouter') {
-          this.fail('a join kind: inner, innerunique or leftouter', value);
-        }
-        joinKind = value.text;
-      }
+      if (value.kind !== 'identifier') this.fail(`a value for ${name}`, value);
+      options.push({ name, value });
     }
-    let right: Tabular;
-    if (this.isOp('(')) {
-      this.next();
-      right = this.tabular();
-      this.expectOp(')');
-    } else {
-      right = this.unionTable();
-    }
+    return options;
+  }
+
+  private joinRight(): Tabular {
+    if (!this.isOp('(')) return this.unionTable();
+    this.next();
+    const right = this.tabular();
+    this.expectOp(')');
+    return right;
+  }
+
+  private joinConditions(): JoinCondition[] {
     this.expectWord('on');
     const on: JoinCondition[] = [];
     do {
@@ -516,7 +654,485 @@ class Parser {
       else if (expr.kind === 'binary' && expr.op === '==') on.push({ kind: 'pair', pos: condPos, left: expr.left, right: expr.right });
       else throw syntaxError(condPos, 'an expression', 'a join key: a field name or left == right');
     } while (this.acceptOp(','));
-    return { kind: 'join', pos, joinKind, right, on };
+    return on;
+  }
+
+  // ---- statements: set and user-defined functions ----------------------------------------
+
+  private setStatement(): SetOption {
+    const pos = this.next().pos;
+    let name = this.name('the name of a query option after "set"').name;
+    while (this.isOp('.') && this.peek(1).kind === 'identifier') {
+      this.next();
+      name += '.' + this.next().text;
+    }
+    if (!this.acceptOp('=')) return { pos, name };
+    return { pos, name, value: this.expression() };
+  }
+
+  /** After `let Name =`: `[view] (parameters) {` starts a user-defined function. */
+  private startsFunction(): boolean {
+    let at = this.index;
+    if (this.isWord('view') && this.isOp('(', 1)) at++;
+    const isOpAt = (i: number, text: string) => this.tokens[i]?.kind === 'operator' && this.tokens[i]!.text === text;
+    if (!isOpAt(at, '(')) return false;
+    let depth = 0;
+    for (let i = at; i < this.tokens.length; i++) {
+      if (isOpAt(i, '(')) depth++;
+      else if (isOpAt(i, ')')) {
+        depth--;
+        if (depth === 0) return isOpAt(i + 1, '{');
+      }
+    }
+    return false;
+  }
+
+  private functionDefinition(pos: Position, name: string): LetStatement {
+    const view = this.acceptWord('view');
+    this.expectOp('(');
+    const parameters: FunctionParameter[] = [];
+    if (!this.isOp(')')) {
+      do parameters.push(this.functionParameter());
+      while (this.acceptOp(','));
+    }
+    this.expectOp(')', '"," or ")" in the parameter list');
+    const body = this.functionBody();
+    if (body.value.kind === 'tabular') this.tabularFunctions.add(name);
+    return { pos, name, value: { kind: 'function', parameters, body, view } };
+  }
+
+  private functionParameter(): FunctionParameter {
+    const { name, pos } = this.name('a parameter name');
+    this.expectOp(':', '":" and the type of the parameter');
+    if (this.acceptOp('(')) {
+      if (this.acceptOp('*')) {
+        this.expectOp(')');
+        return { kind: 'tabular', pos, name };
+      }
+      return { kind: 'tabular', pos, name, columns: this.typedNames(')') };
+    }
+    const type = this.name('a type such as string, long, real, bool, datetime, timespan or dynamic').name;
+    if (this.acceptOp('=')) return { kind: 'scalar', pos, name, type, default: this.expression() };
+    return { kind: 'scalar', pos, name, type };
+  }
+
+  /** `{ [let ...;]* expression }` where the expression is scalar or tabular. */
+  private functionBody(): FunctionBody {
+    this.expectOp('{', '"{" and the body of the function');
+    const lets: LetStatement[] = [];
+    while (this.isWord('let')) {
+      lets.push(this.letStatement());
+      this.expectOp(';');
+    }
+    let value: FunctionBody['value'];
+    if (this.startsTabular()) value = { kind: 'tabular', tabular: this.tabular() };
+    else {
+      const mark = this.index;
+      const expr = this.expression();
+      if (this.isOp('|')) {
+        this.index = mark;
+        value = { kind: 'tabular', tabular: this.tabular() };
+      } else value = { kind: 'scalar', expr };
+    }
+    this.acceptOp(';');
+    this.expectOp('}', '"}" at the end of the function body');
+    return { lets, value };
+  }
+
+  /** `(arguments)` of a function call, names allowed (`f(x = 1)`). */
+  private callArguments(): Arg[] {
+    this.expectOp('(');
+    const args: Arg[] = [];
+    if (!this.isOp(')')) {
+      args.push(this.argument());
+      while (this.acceptOp(',')) args.push(this.argument());
+    }
+    this.expectOp(')', '"," or ")" in the argument list');
+    return args;
+  }
+
+  /** `Name:type, ...` up to the closing token (datatable columns, tabular parameters). */
+  private typedNames(close: string): TypedName[] {
+    const names: TypedName[] = [];
+    if (!this.isOp(close)) {
+      do {
+        const { name, pos } = this.name('a column name');
+        this.expectOp(':', '":" and a type');
+        const type = this.name('a type such as string, long, real, bool, datetime, timespan or dynamic').name;
+        names.push({ pos, name, type });
+      } while (this.acceptOp(','));
+    }
+    this.expectOp(close, `"," or "${close}"`);
+    return names;
+  }
+
+  /** A dataset name pattern with `*` written without spaces (`github*`, `*`, `logs-*-eu`), if one follows. */
+  private wildcardPattern(): string | undefined {
+    let at = this.index;
+    let text = '';
+    for (;;) {
+      const token = this.tokens[at]!;
+      const first = at === this.index;
+      if (!first && token.spaced) break;
+      const part =
+        token.kind === 'identifier' ||
+        (token.kind === 'number' && !first) ||
+        (token.kind === 'operator' && (token.text === '*' || (token.text === '-' && !first)));
+      if (!part) break;
+      text += token.raw;
+      at++;
+    }
+    if (!text.includes('*')) return undefined;
+    this.index = at;
+    return text;
+  }
+
+  private skipParenthesised(): void {
+    this.expectOp('(');
+    let depth = 1;
+    while (depth > 0) {
+      const token = this.next();
+      if (token.kind === 'end') this.fail('")"', token);
+      if (token.kind === 'operator' && token.text === '(') depth++;
+      if (token.kind === 'operator' && token.text === ')') depth--;
+    }
+  }
+
+  // ---- sources ----------------------------------------------------------------------------
+
+  private unionOptions(): UnionOptions | undefined {
+    const options: UnionOptions = {};
+    let any = false;
+    for (;;) {
+      if (this.skipHint()) continue;
+      if (this.peek().kind !== 'identifier' || !this.isOp('=', 1)) break;
+      const option = this.peek().text;
+      if (option === 'kind') {
+        this.next();
+        this.next();
+        const value = this.next();
+        if (value.text !== 'inner' && value.text !== 'outer') this.fail('inner or outer', value);
+        options.kind = value.text;
+      } else if (option === 'withsource') {
+        this.next();
+        this.next();
+        options.withSource = this.name('a field name for withsource').name;
+      } else if (option === 'isfuzzy') {
+        this.next();
+        this.next();
+        const value = this.next();
+        if (value.text !== 'true' && value.text !== 'false') this.fail('true or false', value);
+        options.isFuzzy = value.text === 'true';
+      } else break;
+      any = true;
+    }
+    return any ? options : undefined;
+  }
+
+  private printSource(): Source {
+    const pos = this.next().pos;
+    return { kind: 'print', pos, items: this.assignments() };
+  }
+
+  private datatableSource(): Source {
+    const pos = this.next().pos;
+    this.expectOp('(', '"(" and the columns of the datatable');
+    const columns = this.typedNames(')');
+    if (columns.length === 0) this.fail('at least one column');
+    this.expectOp('[', '"[" and the values of the datatable');
+    const values: Expr[] = [];
+    while (!this.isOp(']')) {
+      values.push(this.expression());
+      if (!this.acceptOp(',')) break;
+    }
+    this.expectOp(']', '"," or "]" in the values of the datatable');
+    return { kind: 'datatable', pos, columns, values };
+  }
+
+  private externaldataSource(): Source {
+    const pos = this.next().pos;
+    this.expectOp('(', '"(" and the columns of the external data');
+    const columns = this.typedNames(')');
+    this.expectOp('[', '"[" and the URLs of the external data');
+    const urls: string[] = [];
+    while (!this.isOp(']')) {
+      const token = this.next();
+      if (token.kind !== 'string') this.fail('a URL string', token);
+      urls.push(token.text);
+      if (!this.acceptOp(',')) break;
+    }
+    this.expectOp(']', '"," or "]" in the list of URLs');
+    if (this.acceptWord('with')) this.skipParenthesised();
+    return { kind: 'externaldata', pos, columns, urls };
+  }
+
+  private searchSource(): Source {
+    const { pos, caseSensitive, tables, predicate } = this.searchParts();
+    return tables ? { kind: 'search', pos, caseSensitive, tables, predicate } : { kind: 'search', pos, caseSensitive, predicate };
+  }
+
+  private findSource(): Source {
+    const pos = this.next().pos;
+    let withSource: string | undefined;
+    if (this.isWord('withsource') && this.isOp('=', 1)) {
+      this.next();
+      this.next();
+      withSource = this.name('a field name for withsource').name;
+    }
+    const tables = this.isWord('in') && this.isOp('(', 1) ? this.tableList() : undefined;
+    this.acceptWord('where');
+    const predicate = this.searchPredicate();
+    let project: { columns: { pos: Position; name: string; type?: string }[]; packAll: boolean } | undefined;
+    if (!this.acceptWord('project-smart') && this.acceptWord('project')) {
+      const columns: { pos: Position; name: string; type?: string }[] = [];
+      let packAll = false;
+      do {
+        if (this.isWord('pack_all') && this.isOp('(', 1)) {
+          this.next();
+          this.next();
+          this.expectOp(')');
+          packAll = true;
+          continue;
+        }
+        const { name, pos: columnPos } = this.dottedName('a field name or pack_all()');
+        if (this.acceptOp(':')) columns.push({ pos: columnPos, name, type: this.name('a type such as string, long or real').name });
+        else columns.push({ pos: columnPos, name });
+      } while (this.acceptOp(','));
+      project = { columns, packAll };
+    }
+    return { kind: 'find', pos, ...(withSource ? { withSource } : {}), ...(tables ? { tables } : {}), predicate, ...(project ? { project } : {}) };
+  }
+
+  // ---- tabular operators added to the language --------------------------------------------
+
+  private lookup(): Operator {
+    const pos = this.next().pos;
+    let lookupKind: 'leftouter' | 'inner' = 'leftouter';
+    for (const option of this.operatorOptions()) {
+      if (option.name !== 'kind') continue;
+      if (option.value.text !== 'leftouter' && option.value.text !== 'inner') this.fail('a lookup kind: leftouter or inner', option.value);
+      lookupKind = option.value.text;
+    }
+    const right = this.joinRight();
+    return { kind: 'lookup', pos, lookupKind, right, on: this.joinConditions() };
+  }
+
+  private mvExpand(): Operator {
+    const pos = this.next().pos;
+    let bagExpansion: 'bag' | 'array' = 'bag';
+    let itemIndex: string | undefined;
+    for (const option of this.operatorOptions()) {
+      if (option.name === 'with_itemindex') itemIndex = option.value.text;
+      else {
+        if (option.value.text !== 'bag' && option.value.text !== 'array') this.fail('bag or array', option.value);
+        bagExpansion = option.value.text;
+      }
+    }
+    const items: ExpandItem[] = [];
+    do {
+      const start = this.peek();
+      let name: string | undefined;
+      if (start.kind === 'identifier' && this.isOp('=', 1)) {
+        this.next();
+        this.next();
+        name = start.text;
+      } else if (this.isBracketedName() && this.isOp('=', 3)) {
+        name = this.bracketedName();
+        this.next();
+      }
+      const expr = this.expression();
+      let toType: string | undefined;
+      if (this.isWord('to') && this.isWord('typeof', 1)) {
+        this.next();
+        this.next();
+        this.expectOp('(');
+        toType = this.name('a type such as string, long, real, bool, datetime or dynamic').name;
+        this.expectOp(')');
+      }
+      items.push({ pos: start.pos, ...(name !== undefined ? { name } : {}), expr, ...(toType ? { toType } : {}) });
+    } while (this.acceptOp(','));
+    const limit = this.acceptWord('limit') ? this.additive() : undefined;
+    return { kind: 'mv-expand', pos, bagExpansion, ...(itemIndex ? { itemIndex } : {}), items, ...(limit ? { limit } : {}) };
+  }
+
+  private makeSeries(): Operator {
+    const pos = this.next().pos;
+    let nonEmpty = false;
+    for (const option of this.operatorOptions()) {
+      if (option.name !== 'kind' || option.value.text !== 'nonempty') this.fail('kind=nonempty', option.value);
+      nonEmpty = true;
+    }
+    const aggregates: { item: Assignment; default?: Expr }[] = [];
+    do {
+      const item = this.assignment();
+      if (this.isWord('default') && this.isOp('=', 1)) {
+        this.next();
+        this.next();
+        aggregates.push({ item, default: this.additive() });
+      } else aggregates.push({ item });
+    } while (this.acceptOp(','));
+    this.expectWord('on');
+    const on = this.additive();
+    let from: Expr | undefined;
+    let to: Expr | undefined;
+    let step: Expr;
+    let legacyRange = false;
+    if (this.isWord('in') && this.isWord('range', 1) && this.isOp('(', 2)) {
+      this.next();
+      this.next();
+      this.expectOp('(');
+      from = this.expression();
+      this.expectOp(',', '"," between the start and the stop of the range');
+      to = this.expression();
+      this.expectOp(',', '"," between the stop and the step of the range');
+      step = this.expression();
+      this.expectOp(')');
+      legacyRange = true;
+    } else {
+      if (this.acceptWord('from')) from = this.additive();
+      if (this.acceptWord('to')) to = this.additive();
+      if (!this.isWord('step')) this.fail('"from", "to" or "step" and the size of the bins');
+      this.next();
+      step = this.additive();
+    }
+    const by: Assignment[] = [];
+    if (this.acceptWord('by')) {
+      by.push(this.assignment());
+      while (this.acceptOp(',')) by.push(this.assignment());
+    }
+    return {
+      kind: 'make-series',
+      pos,
+      aggregates,
+      on,
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      step,
+      ...(legacyRange ? { legacyRange } : {}),
+      by,
+      nonEmpty,
+    };
+  }
+
+  private parseKv(): Operator {
+    const pos = this.next().pos;
+    const source = this.expression();
+    this.expectWord('as');
+    this.expectOp('(', '"(" and the keys to extract');
+    const keys: TypedName[] = [];
+    do {
+      const { name, pos: keyPos } = this.name('a key name');
+      const type = this.acceptOp(':') ? this.name('a type such as string, long, real, bool, datetime or dynamic').name : 'string';
+      keys.push({ pos: keyPos, name, type });
+    } while (this.acceptOp(','));
+    this.expectOp(')', '"," or ")" in the list of keys');
+    const options: ParseKvOptions = { quotes: [], escapes: [], greedy: false };
+    if (this.acceptWord('with')) {
+      this.expectOp('(', '"(" and the options of parse-kv');
+      if (!this.isOp(')')) {
+        do {
+          const option = this.next();
+          const expected = 'pair_delimiter, kv_delimiter, quote, escape, greedy or regex';
+          if (option.kind !== 'identifier') this.fail(expected, option);
+          this.expectOp('=');
+          const value = this.next();
+          const text = () => {
+            if (value.kind !== 'string' || value.text === '') this.fail(`a non-empty string for ${option.text}`, value);
+            return value.text;
+          };
+          switch (option.text) {
+            case 'pair_delimiter':
+              options.pairDelimiter = text();
+              break;
+            case 'kv_delimiter':
+              options.kvDelimiter = text();
+              break;
+            case 'quote':
+              if (text().length > 2) this.fail('one or two quote characters', value);
+              options.quotes.push(value.text);
+              break;
+            case 'escape':
+              if (text().length !== 1) this.fail('one escape character', value);
+              options.escapes.push(value.text);
+              break;
+            case 'regex':
+              options.regex = text();
+              break;
+            case 'greedy':
+              if (value.text !== 'true' && value.text !== 'false') this.fail('true or false', value);
+              options.greedy = value.text === 'true';
+              break;
+            default:
+              this.fail(expected, option);
+          }
+        } while (this.acceptOp(','));
+      }
+      this.expectOp(')', '"," or ")" in the options of parse-kv');
+    }
+    return { kind: 'parse-kv', pos, source, keys, options };
+  }
+
+  private redact(): Operator {
+    const pos = this.next().pos;
+    let replaceToken: string | undefined;
+    let replaceHash = false;
+    let redactGroups = false;
+    while (this.peek().kind === 'identifier' && this.isOp('=', 1) && ['replaceToken', 'replaceHash', 'redactGroups'].includes(this.peek().text)) {
+      const option = this.next().text;
+      this.next();
+      const value = this.next();
+      if (option === 'replaceToken') {
+        if (value.kind !== 'string' || value.text === '') this.fail('a non-empty string for replaceToken', value);
+        replaceToken = value.text;
+        continue;
+      }
+      if (value.text !== 'true' && value.text !== 'false') this.fail(`true or false for ${option}`, value);
+      if (option === 'replaceHash') replaceHash = value.text === 'true';
+      else redactGroups = value.text === 'true';
+    }
+    const regexes: Expr[] = [this.additive()];
+    while (this.acceptOp(',')) regexes.push(this.additive());
+    let fields: { pos: Position; name: string }[] | undefined;
+    if (this.acceptWord('on')) {
+      fields = [];
+      do fields.push(this.dottedName('a field name'));
+      while (this.acceptOp(','));
+    }
+    return { kind: 'redact', pos, ...(replaceToken !== undefined ? { replaceToken } : {}), replaceHash, redactGroups, regexes, ...(fields ? { fields } : {}) };
+  }
+
+  private topNested(): Operator {
+    const pos = this.peek().pos;
+    const levels: TopNestedLevel[] = [];
+    for (;;) {
+      const levelPos = this.expectWord('top-nested').pos;
+      const count = this.isWord('of') ? undefined : this.additive();
+      this.expectWord('of');
+      const of = this.assignment();
+      let others: Expr | undefined;
+      if (this.isWord('with') && this.isWord('others', 1)) {
+        this.next();
+        this.next();
+        this.expectOp('=', '"=" and the value of the others row');
+        others = this.additive();
+      }
+      this.expectWord('by');
+      const by = this.assignment();
+      const desc = this.acceptWord('asc') ? false : (this.acceptWord('desc'), true);
+      levels.push({ pos: levelPos, ...(count ? { count } : {}), of, ...(others ? { others } : {}), by, desc });
+      if (!(this.isOp(',') && this.isWord('top-nested', 1))) break;
+      this.next();
+    }
+    return { kind: 'top-nested', pos, levels };
+  }
+
+  private topHitters(): Operator {
+    const pos = this.next().pos;
+    const count = this.additive();
+    this.expectWord('of');
+    const of = this.assignment();
+    const by = this.acceptWord('by') ? this.expression() : undefined;
+    return { kind: 'top-hitters', pos, count, of, ...(by ? { by } : {}) };
   }
 
   /** A field name or wildcard pattern: `status`, `geo.*`, `*_ms`, `['geo.city']`. */
@@ -596,6 +1212,13 @@ class Parser {
       }
       if (LIST_OPERATORS.has(word) && (token.kind === 'identifier' || token.kind === 'operator')) {
         this.next();
+        if (this.startsSubqueryList()) {
+          this.expectOp('(');
+          const subquery = this.tabular();
+          this.expectOp(')', '")" after the subquery');
+          left = { kind: 'in', pos: token.pos, op: word, left, items: [], subquery };
+          continue;
+        }
         left = { kind: 'in', pos: token.pos, op: word, left, items: this.list() };
         continue;
       }
@@ -627,6 +1250,14 @@ class Parser {
       break;
     }
     return left;
+  }
+
+  /** `(T | ...)`, `(datatable(...) [...])` and the like after `in`: a tabular subquery rather than a list. */
+  private startsSubqueryList(): boolean {
+    if (!this.isOp('(')) return false;
+    const first = this.peek(1);
+    if (first.kind === 'identifier' && SOURCE_WORDS.has(first.text) && !this.isOp('=', 2) && !this.isOp(',', 2) && !this.isOp(')', 2)) return true;
+    return this.pipeInParentheses();
   }
 
   /** `( expr, expr, ... )` after in/has_any. */

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { invalidInput, payloadTooLarge, unsupportedMediaType } from '../../errors';
 import { MAX_BODY_BYTES } from './limits';
+import { decompressZstd } from './zstd';
 
 export type BodyFormat = 'json' | 'ndjson' | 'csv';
 
@@ -53,8 +54,10 @@ async function undo(encoding: string, body: Buffer): Promise<Buffer> {
         return body[0] !== undefined && (body[0] & 0x0f) === 8 && ((body[0] << 8) | (body[1] ?? 0)) % 31 === 0
           ? await inflate(body, options)
           : await inflateRaw(body, options);
+      case 'zstd':
+        return decompressZstd(body, MAX_BODY_BYTES);
       default:
-        throw unsupportedMediaType(`unsupported content encoding "${encoding}": send gzip, deflate or identity`);
+        throw unsupportedMediaType(`unsupported content encoding "${encoding}": send gzip, zstd, deflate or identity`);
     }
   } catch (error) {
     if (isOutputTooLarge(error)) throw payloadTooLarge(`request body is larger than ${MAX_BODY_BYTES} bytes once decompressed`);

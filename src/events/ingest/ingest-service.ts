@@ -8,8 +8,8 @@ import type { EventStore } from '../store/event-store';
 import { type BodyFormat, bodyFormatOf, decodeBody } from './content';
 import { compileGoLayout, type TimeLayoutParser } from './go-time-layout';
 import { MAX_BODY_BYTES, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST } from './limits';
-import { isPlainObject, type RawEvent, readBody, tooManyEvents, withLabels } from './parse-body';
-import { type EventFailure, EventPreparer, measureEventSizes, type PreparedBatch, prepareEvents } from './prepare';
+import { type EventVisitor, isPlainObject, type RawEvent, readBody, tooManyEvents, withLabels } from './parse-body';
+import { type EventFailure, EventPreparer, measureEventSize, measureEventSizes, type PreparedBatch, prepareEvents } from './prepare';
 import { formatNs, InvalidTimeError } from './timestamp';
 
 export interface IngestOptions {
@@ -34,6 +34,20 @@ export interface IngestBody {
 export interface IngestFailure {
   timestamp: string;
   error: string;
+}
+
+/**
+ * Reads a decoded body into events, handing each over as it is read (with its size when the
+ * format gives it); returns how many it read. Throws a DomainError to refuse the whole body.
+ * Shippers' formats (OTLP, Elasticsearch bulk, Loki, HEC, logplex) are readers like this.
+ */
+export type BodyReader = (body: Buffer, visit: EventVisitor) => number;
+
+/** An ingest status with the position in the request of each event that was not stored. */
+export interface IngestOutcome {
+  status: IngestStatus;
+  /** In request order. */
+  failures: { index: number; error: string }[];
 }
 
 /** Axiom's IngestStatus. */
@@ -80,11 +94,17 @@ function compileTimestampFormat(format: string | undefined): TimeLayoutParser | 
 
 /** Everything `prepareBody` needs besides the body. */
 interface BodyContext {
-  format: BodyFormat;
+  read: BodyReader;
   options: IngestOptions;
   parseTimeText: TimeLayoutParser | undefined;
   receivedAt: Date;
   receivedNs: bigint;
+  mapFields: ReadonlySet<string> | undefined;
+}
+
+/** Where ingest learns a dataset's map fields (objects under them are kept whole). */
+export interface MapFieldLookup {
+  namesOf(datasetId: string): Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -99,16 +119,23 @@ function prepareBody(body: Buffer, context: BodyContext): PreparedBatch {
     receivedNs: context.receivedNs,
     timestampField: options.timestampField,
     parseTimeText: context.parseTimeText,
+    ...(context.mapFields ? { mapFields: context.mapFields } : {}),
   });
   // No event can be larger than a body within the event limit; larger bodies measure events
   // whose size the format does not give (NDJSON lines measure themselves).
   const measure = body.length > MAX_EVENT_BYTES;
   const labels = options.labels;
-  readBody(body, context.format, { csvDelimiter: options.csvDelimiter, csvFields: options.csvFields }, (event, size) => {
+  context.read(body, (event, size) => {
     const labelled = labels ? withLabels(labels, event) : event;
-    preparer.add(labelled, size ?? (measure ? Buffer.byteLength(JSON.stringify(labelled)) : undefined));
+    preparer.add(labelled, size ?? (measure ? measureEventSize(labelled) : undefined));
   });
   return preparer.finish();
+}
+
+/** The reader of one of the API's own formats (JSON, NDJSON, CSV). */
+function formatReader(format: BodyFormat, options: IngestOptions): BodyReader {
+  const parseOptions = { csvDelimiter: options.csvDelimiter, csvFields: options.csvFields };
+  return (body, visit) => readBody(body, format, parseOptions, visit);
 }
 
 /**
@@ -125,17 +152,45 @@ export class IngestService {
   constructor(
     private readonly events: DatasetEvents,
     private readonly store: EventStore,
+    private readonly mapFields?: MapFieldLookup,
   ) {}
 
   /** Ingests a request body. Unreadable bodies and oversized batches are refused whole. */
   async ingest(dataset: DatasetRef, request: IngestBody, options: IngestOptions = {}): Promise<IngestStatus> {
     const receivedAt = new Date();
     const format = bodyFormatOf(request.contentType);
-    if (request.body.length > MAX_BODY_BYTES) throw payloadTooLarge(`request body is larger than ${MAX_BODY_BYTES} bytes`);
     const parseTimeText = compileTimestampFormat(options.timestampFormat);
-    const decoded = await decodeBody(request.body, request.contentEncoding);
+    const decoded = await this.decode(request);
+    return (await this.prepareAndStore(dataset, decoded, formatReader(format, options), options, parseTimeText, receivedAt)).status;
+  }
+
+  /** Undoes a body's Content-Encoding; bodies past the limit, sent or decoded, are refused (413). */
+  async decode(request: Pick<IngestBody, 'body' | 'contentEncoding'>): Promise<Buffer> {
+    if (request.body.length > MAX_BODY_BYTES) throw payloadTooLarge(`request body is larger than ${MAX_BODY_BYTES} bytes`);
+    return decodeBody(request.body, request.contentEncoding);
+  }
+
+  /**
+   * Ingests a decoded body that `read` turns into events (a shipper's format), through the same
+   * preparation, limits, per-event failures and one-transaction write as the API's own formats.
+   */
+  async ingestDecoded(dataset: DatasetRef, decoded: Buffer, read: BodyReader, options: IngestOptions = {}): Promise<IngestOutcome> {
+    const receivedAt = new Date();
+    const parseTimeText = compileTimestampFormat(options.timestampFormat);
+    return this.prepareAndStore(dataset, decoded, read, options, parseTimeText, receivedAt);
+  }
+
+  private async prepareAndStore(
+    dataset: DatasetRef,
+    decoded: Buffer,
+    read: BodyReader,
+    options: IngestOptions,
+    parseTimeText: TimeLayoutParser | undefined,
+    receivedAt: Date,
+  ): Promise<IngestOutcome> {
     const receivedNs = nanosecondsOf(receivedAt);
-    const batch = prepareBody(decoded, { format, options, parseTimeText, receivedAt, receivedNs });
+    const mapFields = await this.mapFields?.namesOf(dataset.id);
+    const batch = prepareBody(decoded, { read, options, parseTimeText, receivedAt, receivedNs, mapFields });
     return this.storeBatch(dataset, batch, receivedNs, decoded.length);
   }
 
@@ -150,11 +205,16 @@ export class IngestService {
     const labelled = options.labels ? (events as RawEvent[]).map((event) => withLabels(options.labels!, event)) : (events as RawEvent[]);
     const sizes = measureEventSizes(labelled);
     const receivedNs = nanosecondsOf(receivedAt);
-    const batch = prepareEvents(labelled, { receivedAt, receivedNs, timestampField: options.timestampField, parseTimeText }, sizes);
-    return this.storeBatch(dataset, batch, receivedNs, sizes.reduce((sum, size) => sum + size, 0));
+    const mapFields = await this.mapFields?.namesOf(dataset.id);
+    const batch = prepareEvents(
+      labelled,
+      { receivedAt, receivedNs, timestampField: options.timestampField, parseTimeText, ...(mapFields ? { mapFields } : {}) },
+      sizes,
+    );
+    return (await this.storeBatch(dataset, batch, receivedNs, sizes.reduce((sum, size) => sum + size, 0))).status;
   }
 
-  private async storeBatch(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint, processedBytes: number): Promise<IngestStatus> {
+  private async storeBatch(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint, processedBytes: number): Promise<IngestOutcome> {
     const failures: EventFailure[] = batch.failures;
     let ingested = 0;
     let blocksCreated = 0;
@@ -167,7 +227,7 @@ export class IngestService {
       }
       if (outcome.rejected.size > 0) failures.sort((a, b) => a.index - b.index);
     }
-    return {
+    const status: IngestStatus = {
       ingested,
       failed: failures.length,
       failures: failures.map((failure) => ({ timestamp: formatNs(failure.time), error: failure.error })),
@@ -175,6 +235,7 @@ export class IngestService {
       blocksCreated,
       walLength: this.store.walBytes(),
     };
+    return { status, failures: failures.map((failure) => ({ index: failure.index, error: failure.error })) };
   }
 }
 

@@ -10,10 +10,14 @@ import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD, widenFieldTyp
 import type { TimeLayoutParser } from './go-time-layout';
 import { MAX_EVENT_BYTES, MAX_FIELD_NAME_BYTES } from './limits';
 import type { RawEvent } from './parse-body';
+import { Timespan } from './timespan';
 import { abbreviate, InvalidTimeError, parseTimeValue } from './timestamp';
 
-/** A stored value: text, number, boolean, or an array (kept whole, stored as JSON). */
-export type FieldValue = string | number | boolean | unknown[];
+/**
+ * A stored value: text, number, boolean, an array (kept whole, stored as JSON), a timespan
+ * (which only format parsers produce; see timespan.ts), or the object under a map field.
+ */
+export type FieldValue = string | number | boolean | unknown[] | Timespan | RawEvent;
 
 export interface BatchField {
   /** The flattened name (`req.method`). */
@@ -56,6 +60,8 @@ export interface PrepareOptions {
   receivedAt: Date;
   /** The receive time in nanoseconds, `_time` of events that carry none. */
   receivedNs: bigint;
+  /** The dataset's map fields: objects under these names are kept whole, not flattened. */
+  mapFields?: ReadonlySet<string>;
 }
 
 const INT64_LIMIT = 9_223_372_036_854_775_808; // 2^63, exactly representable
@@ -69,7 +75,8 @@ export function fieldTypeOf(value: FieldValue): FieldType {
     case 'number':
       return Number.isInteger(value) && value >= -INT64_LIMIT && value < INT64_LIMIT ? 'integer' : 'float';
     default:
-      return 'array';
+      if (Array.isArray(value)) return 'array';
+      return value instanceof Timespan ? 'timespan' : 'map';
   }
 }
 
@@ -89,9 +96,14 @@ interface Scope {
   prefix: string;
   leaves: Map<string, number>;
   children: Map<string, Scope>;
+  /** Keys naming map fields: their objects are leaves, kept whole. */
+  maps: Map<string, number>;
 }
 
-const newScope = (prefix: string): Scope => ({ prefix, leaves: new Map(), children: new Map() });
+const newScope = (prefix: string): Scope => ({ prefix, leaves: new Map(), children: new Map(), maps: new Map() });
+const NO_MAP_FIELDS: ReadonlySet<string> = new Set();
+
+const isObjectValue = (value: object): value is RawEvent => !Array.isArray(value) && !(value instanceof Timespan);
 
 /** Builds the columns of a batch one event at a time. */
 export class BatchBuilder {
@@ -102,6 +114,8 @@ export class BatchBuilder {
   // Fields written by the event being added, to commit or undo it as a whole.
   private readonly touched: number[] = [];
   private readonly touchedTypes: FieldType[] = [];
+
+  constructor(private readonly mapFields: ReadonlySet<string> = NO_MAP_FIELDS) {}
 
   get rowCount(): number {
     return this.row;
@@ -135,20 +149,38 @@ export class BatchBuilder {
       const value = object[key];
       if (value === null || value === undefined) continue;
       if (scope === this.root && (key === TIME_FIELD || key === SYS_TIME_FIELD || key === ROW_ID_FIELD)) continue;
-      if (typeof value === 'object' && !Array.isArray(value)) {
-        this.flatten(value as RawEvent, scope.children.get(key) ?? this.childScope(scope, key));
+      if (typeof value === 'object' && isObjectValue(value)) {
+        const child = scope.children.get(key);
+        if (child) {
+          this.flatten(value, child);
+          continue;
+        }
+        const target = scope.maps.get(key) ?? this.objectTarget(scope, key);
+        if (typeof target === 'number') this.put(target, value);
+        else this.flatten(value, target);
         continue;
       }
       const index = scope.leaves.get(key) ?? this.leaf(scope, key);
-      const stored: FieldValue =
-        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) ? value : String(value);
-      const field = this.fields[index]!;
-      field.values[this.row] = stored;
-      if (field.firstRow < 0) field.firstRow = this.row;
-      field.lastRow = this.row;
-      this.touched.push(index);
-      this.touchedTypes.push(fieldTypeOf(stored));
+      this.put(index, typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'object' ? (value as FieldValue) : String(value));
     }
+  }
+
+  private put(index: number, stored: FieldValue): void {
+    const field = this.fields[index]!;
+    field.values[this.row] = stored;
+    if (field.firstRow < 0) field.firstRow = this.row;
+    field.lastRow = this.row;
+    this.touched.push(index);
+    this.touchedTypes.push(fieldTypeOf(stored));
+  }
+
+  /** Where an object under `key` goes: a map field's leaf (kept whole), or a scope to flatten into. */
+  private objectTarget(scope: Scope, key: string): Scope | number {
+    const name = this.nameOf(scope, key);
+    if (!this.mapFields.has(name)) return this.childScope(scope, key, name);
+    const index = this.fieldNamed(name);
+    scope.maps.set(key, index);
+    return index;
   }
 
   private nameOf(scope: Scope, key: string): string {
@@ -158,14 +190,20 @@ export class BatchBuilder {
     return name;
   }
 
-  private childScope(scope: Scope, key: string): Scope {
-    const child = newScope(this.nameOf(scope, key));
+  private childScope(scope: Scope, key: string, name = this.nameOf(scope, key)): Scope {
+    const child = newScope(name);
     scope.children.set(key, child);
     return child;
   }
 
   private leaf(scope: Scope, key: string): number {
-    const name = this.nameOf(scope, key);
+    const index = this.fieldNamed(this.nameOf(scope, key));
+    scope.leaves.set(key, index);
+    return index;
+  }
+
+  /** The field of that name, created on first use. */
+  private fieldNamed(name: string): number {
     // The same name can come from a nested object and from a dotted key ({"a":{"b":1}}, {"a.b":2}).
     let index = this.byName.get(name);
     if (index === undefined) {
@@ -173,7 +211,6 @@ export class BatchBuilder {
       this.fields.push({ name, type: 'string', values: [], present: false, firstRow: -1, lastRow: -1 });
       this.byName.set(name, index);
     }
-    scope.leaves.set(key, index);
     return index;
   }
 }
@@ -201,7 +238,7 @@ function readTime(value: unknown, options: PrepareOptions): bigint {
 
 /** Prepares events one at a time (as a body is read), collecting failures with their positions. */
 export class EventPreparer {
-  private readonly builder = new BatchBuilder();
+  private readonly builder: BatchBuilder;
   private readonly times: bigint[] = [];
   private readonly positions: number[] = [];
   private readonly failures: EventFailure[] = [];
@@ -209,6 +246,7 @@ export class EventPreparer {
   private index = 0;
 
   constructor(private readonly options: PrepareOptions) {
+    this.builder = new BatchBuilder(options.mapFields);
     this.timestampField = options.timestampField && options.timestampField !== TIME_FIELD ? options.timestampField : undefined;
   }
 
@@ -255,7 +293,22 @@ export function eventTooLarge(size: number): string {
   return `event is ${size} bytes, more than the ${MAX_EVENT_BYTES} bytes an event may take`;
 }
 
+/** Big integers (nanosecond times, 64-bit counters from binary formats) count as their digits. */
+const bigintAsDigits = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+/** UTF-8 size of an event's JSON text. */
+export function measureEventSize(event: RawEvent): number {
+  let text: string;
+  try {
+    // Without a replacer JSON.stringify stays in native code; only bigints need the slow path.
+    text = JSON.stringify(event);
+  } catch {
+    text = JSON.stringify(event, bigintAsDigits);
+  }
+  return Buffer.byteLength(text);
+}
+
 /** UTF-8 size of each event's JSON text; only worth computing when the body could hold a large event. */
 export function measureEventSizes(events: RawEvent[]): number[] {
-  return events.map((event) => Buffer.byteLength(JSON.stringify(event)));
+  return events.map(measureEventSize);
 }

@@ -188,9 +188,13 @@ export function parseUtcDateTimeFast(text: string): bigint | undefined {
   return checkTimeRange(lastDateNs + BigInt((hour * 3600 + minute * 60 + second) * 1e9 + nanosecond));
 }
 
-/** Reads a time value as sent in an event (string or number); throws InvalidTimeError. */
+/**
+ * Reads a time value as sent in an event (string or number); throws InvalidTimeError. A bigint
+ * is already nanoseconds since the epoch: parsers of binary formats hand times over that way.
+ */
 export function parseTimeValue(value: unknown): bigint {
   if (typeof value === 'number') return epochNumberToNs(value);
+  if (typeof value === 'bigint') return checkTimeRange(value);
   if (typeof value === 'string') {
     const fast = parseUtcDateTimeFast(value);
     if (fast !== undefined) return fast;

@@ -1,12 +1,12 @@
-// The schema of each dataset, for ingest and queries, and its mirror in SQLite.
+// The schema of each dataset, for ingest and queries, and its mirror in the relational store.
 //
-// DuckDB is the source of truth: a table's columns, their types, and (as column comments) the
-// field names that differ from their column names all commit with the events. `schemaOf`
-// serves that layout as a `DatasetSchema` from memory. The `dataset_fields` rows in SQLite
+// The event store is the source of truth: a table's columns, their types, and (as column
+// comments) the field names that differ from their column names all commit with the events.
+// `schemaOf` serves that layout as a `DatasetSchema` from memory. The `dataset_fields` rows
 // (which also carry what users set: unit, description, hidden) follow each schema change
-// through prepared statements, and are brought back in step at start in case a crash fell
+// through the repository layer, and are brought back in step at start in case a crash fell
 // between the two commits.
-import type Database from 'better-sqlite3';
+import type { Repository } from '../../db/repository';
 import type { DatasetSchema, StoredField } from '../layout';
 import { SYSTEM_STORED_FIELDS } from '../layout';
 import type { EventStore, StoredColumn } from '../store/event-store';
@@ -18,31 +18,13 @@ export interface DatasetRef {
   tableName: string;
 }
 
-interface FieldRow {
-  name: string;
-  type: string;
-  column_name: string;
-}
-
-const nowForPrisma = () => new Date().toISOString().replace('Z', '+00:00');
-
 export class FieldRegistry {
   private readonly cache = new Map<string, { columns: readonly StoredColumn[]; name: string; schema: DatasetSchema }>();
-  private readonly upsert: Database.Statement<[string, string, string, string, string]>;
-  private readonly remove: Database.Statement<[string, string]>;
-  private readonly rowsOf: Database.Statement<[string], FieldRow>;
 
   constructor(
-    private readonly sqlite: Database.Database,
+    private readonly repository: Repository,
     private readonly store: EventStore,
-  ) {
-    this.upsert = sqlite.prepare(
-      `INSERT INTO dataset_fields (dataset_id, name, type, column_name, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (dataset_id, name) DO UPDATE SET type = excluded.type, column_name = excluded.column_name`,
-    );
-    this.remove = sqlite.prepare('DELETE FROM dataset_fields WHERE dataset_id = ? AND name = ?');
-    this.rowsOf = sqlite.prepare('SELECT name, type, column_name FROM dataset_fields WHERE dataset_id = ?');
-  }
+  ) {}
 
   /** The dataset's layout: system fields, then user fields in the order they appeared. */
   schemaOf(dataset: DatasetRef): DatasetSchema {
@@ -62,19 +44,22 @@ export class FieldRegistry {
   }
 
   /** Records fields that appeared or changed type (after their DuckDB commit). */
-  recordFields(datasetId: string, fields: { field: string; column: string; type: string }[]): void {
+  async recordFields(datasetId: string, fields: { field: string; column: string; type: string }[]): Promise<void> {
     if (fields.length === 0) return;
-    const createdAt = nowForPrisma();
-    this.sqlite.transaction(() => {
-      for (const field of fields) this.upsert.run(datasetId, field.field, field.type, field.column, createdAt);
-    })();
+    await this.repository.fields.upsert(
+      datasetId,
+      fields.map((field) => ({ name: field.field, type: field.type, columnName: field.column })),
+    );
   }
 
-  removeFields(datasetId: string, names: string[]): void {
+  async removeFields(datasetId: string, names: string[]): Promise<void> {
     if (names.length === 0) return;
-    this.sqlite.transaction(() => {
-      for (const name of names) this.remove.run(datasetId, name);
-    })();
+    await this.repository.fields.remove(datasetId, names);
+  }
+
+  /** True while the dataset is registered (false once deleted through any instance). */
+  isRegistered(datasetId: string): Promise<boolean> {
+    return this.repository.datasets.exists(datasetId);
   }
 
   forget(tableName: string): void {
@@ -84,29 +69,34 @@ export class FieldRegistry {
   /**
    * Brings every dataset's registry rows in step with its table (and creates tables that are
    * missing). Returns the number of rows changed.
+   *
+   * With `addOnly`, rows are only added for fields the registry lacks: when this instance's
+   * event store is its own (DuckDB) but the relational store is shared with other instances,
+   * each of which saw other events, no single table is the whole truth.
    */
-  async reconcile(): Promise<number> {
-    const datasets = this.sqlite.prepare('SELECT id, table_name FROM datasets').all() as { id: string; table_name: string }[];
-    for (const dataset of datasets) if (!this.store.hasTable(dataset.table_name)) await this.store.createTable(dataset.table_name);
+  async reconcile({ addOnly = false }: { addOnly?: boolean } = {}): Promise<number> {
+    const datasets = await this.repository.datasets.tables();
+    for (const dataset of datasets) if (!this.store.hasTable(dataset.tableName)) await this.store.createTable(dataset.tableName);
+    const statements = [];
     let changed = 0;
-    this.sqlite.transaction(() => {
-      for (const dataset of datasets) {
-        const columns = this.userColumns(dataset.table_name);
-        const rows = new Map(this.rowsOf.all(dataset.id).map((row) => [row.name, row]));
-        const createdAt = nowForPrisma();
-        for (const column of columns) {
-          const row = rows.get(column.field);
-          rows.delete(column.field);
-          if (row && row.type === column.type && row.column_name === column.column) continue;
-          this.upsert.run(dataset.id, column.field, column.type, column.column, createdAt);
-          changed++;
-        }
-        for (const stale of rows.keys()) {
-          this.remove.run(dataset.id, stale);
-          changed++;
-        }
+    for (const dataset of datasets) {
+      const columns = this.userColumns(dataset.tableName);
+      const rows = new Map((await this.repository.fields.of(dataset.id)).map((row) => [row.name, row]));
+      const upserts = [];
+      for (const column of columns) {
+        const row = rows.get(column.field);
+        rows.delete(column.field);
+        if (row && (addOnly || (row.type === column.type && row.columnName === column.column))) continue;
+        upserts.push({ name: column.field, type: column.type, columnName: column.column });
       }
-    })();
+      const stale = addOnly ? [] : [...rows.keys()];
+      statements.push(
+        ...this.repository.fields.upsertStatements(dataset.id, upserts),
+        ...this.repository.fields.removeStatements(dataset.id, stale),
+      );
+      changed += upserts.length + stale.length;
+    }
+    await this.repository.fields.apply(statements);
     return changed;
   }
 }

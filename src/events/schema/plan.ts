@@ -109,7 +109,8 @@ export function planSchema(columns: readonly StoredColumn[], userFieldCount: num
   let rowCount = batch.rowCount;
   let times = batch.times;
   let rejected = new Map<number, string>();
-  const fresh = fields.filter((field) => !byField.has(field.name));
+  // Map fields hold whole objects instead of one field per key and do not count against the limit.
+  const fresh = fields.filter((field) => !byField.has(field.name) && field.type !== 'map');
   if (userFieldCount + fresh.length > maxFields) {
     rejected = rejectRowsPastLimit(batch, fresh, Math.max(0, maxFields - userFieldCount), maxFields);
     const left = dropRows(batch, rejected);

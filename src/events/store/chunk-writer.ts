@@ -14,10 +14,11 @@ import {
   TIMESTAMP_NS,
   VARCHAR,
 } from '@duckdb/node-api';
+import type { Timespan } from '../ingest/timespan';
 import type { FieldType } from '../layout';
 
-/** A stored value before conversion to its column's type. */
-export type ColumnValue = string | number | boolean | unknown[];
+/** A stored value before conversion to its column's type (objects only in map fields). */
+export type ColumnValue = string | number | boolean | unknown[] | Timespan | Record<string, unknown>;
 
 const JSON_TYPE = DuckDBVarCharType.create('JSON');
 
@@ -28,6 +29,8 @@ export const DUCKDB_VECTOR_TYPE: Record<FieldType, DuckDBType> = {
   boolean: BOOLEAN,
   array: JSON_TYPE,
   datetime: TIMESTAMP_NS,
+  timespan: BIGINT,
+  map: JSON_TYPE,
 };
 
 /** DuckDB's vector size: the most rows one data chunk holds. */
@@ -43,6 +46,7 @@ export interface ChunkColumn {
   valueAt?: (row: number) => unknown;
 }
 
+/** A value in a string column: arrays as JSON, timespans as their duration text ("1.5ms"). */
 function asText(value: ColumnValue): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return JSON.stringify(value);
@@ -64,6 +68,11 @@ function converterFor(type: FieldType): (value: ColumnValue) => unknown {
       return (value) => value as boolean;
     case 'datetime':
       return (value) => new DuckDBTimestampNanosecondsValue(value as unknown as bigint);
+    case 'timespan':
+      return (value) => (value as Timespan).nanoseconds;
+    case 'map':
+      // Whatever a map field holds, kept whole as JSON (a timespan as its duration text).
+      return (value) => JSON.stringify(value);
   }
 }
 

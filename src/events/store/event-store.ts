@@ -6,12 +6,14 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
+import { goDurationSql } from '../../apl/dialect/duckdb/formatting';
 import {
+  columnComment,
   DUCKDB_TYPE_OF,
   type FieldType,
-  fieldTypeOfDuckDBType,
   quoteIdentifier,
   quoteLiteral,
+  readColumnComment,
   ROW_ID_FIELD,
   SYS_TIME_FIELD,
   SYSTEM_STORED_FIELDS,
@@ -69,15 +71,25 @@ export interface EventStoreOptions {
 const SYSTEM_COLUMNS_SQL = `${quoteIdentifier(TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(SYS_TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(ROW_ID_FIELD)} BIGINT NOT NULL`;
 
 /**
- * The new type of a widened column, and how old values convert. Doubles that hold whole numbers
- * become text as JavaScript writes them ("2", not DuckDB's "2.0"), so old and new rows agree.
+ * The new type of a widened column, and how old values convert, so old and new rows agree:
+ * doubles that hold whole numbers become text as JavaScript writes them ("2", not DuckDB's
+ * "2.0"), and timespans their duration text ("1.5ms") as `Timespan.toString` writes it.
  */
 function widenedTypeSql(column: StoredColumn, type: FieldType): string {
   const name = quoteIdentifier(column.column);
   if (column.type === 'float' && type === 'string') {
     return `TYPE VARCHAR USING CASE WHEN ${name} = trunc(${name}) AND abs(${name}) < 1e21 THEN CAST(CAST(${name} AS HUGEINT) AS VARCHAR) ELSE CAST(${name} AS VARCHAR) END`;
   }
+  if (column.type === 'timespan' && type === 'string') return `TYPE VARCHAR USING ${goDurationSql(name)}`;
+  // A map field keeps each value as JSON of its own type.
+  if (type === 'map') return `TYPE JSON USING to_json(${column.type === 'timespan' ? goDurationSql(name) : name})`;
   return `TYPE ${DUCKDB_TYPE_OF[type]}`;
+}
+
+/** Sets (or clears) the comment a column needs for its field name and type. */
+function commentSql(table: string, column: StoredColumn): string {
+  const comment = columnComment(column.column, column.field, column.type);
+  return `COMMENT ON COLUMN ${table}.${quoteIdentifier(column.column)} IS ${comment === undefined ? 'NULL' : quoteLiteral(comment)}`;
 }
 
 export class EventStore {
@@ -120,7 +132,7 @@ export class EventStore {
       for (const [table, column, dataType, comment] of reader.getRows() as [string, string, string, string | null][]) {
         let columns = this.tables.get(table);
         if (!columns) this.tables.set(table, (columns = []));
-        columns.push({ column, field: comment || column, type: fieldTypeOfDuckDBType(dataType) ?? 'string' });
+        columns.push({ column, ...readColumnComment(column, dataType, comment) });
       }
       const tables = [...this.tables.keys()].filter((table) => this.tables.get(table)!.some((c) => c.column === ROW_ID_FIELD));
       if (tables.length === 0) return;
@@ -169,17 +181,21 @@ export class EventStore {
         for (const added of batch.addColumns) {
           await connection.run(`ALTER TABLE ${table} ADD COLUMN ${quoteIdentifier(added.column)} ${DUCKDB_TYPE_OF[added.type]}`);
           // The comment keeps a field name that is not its column name (e.g. `Status` beside
-          // `status`), so the schema can always be read back from DuckDB alone.
-          if (added.field !== added.column) {
-            await connection.run(`COMMENT ON COLUMN ${table}.${quoteIdentifier(added.column)} IS ${quoteLiteral(added.field)}`);
-          }
+          // `status`) and a type DuckDB's does not tell (a timespan's BIGINT), so the schema can
+          // always be read back from DuckDB alone.
+          if (columnComment(added.column, added.field, added.type) !== undefined) await connection.run(commentSql(table, added));
           columns.push({ ...added });
         }
         for (const widened of batch.widenColumns) {
           const column = columns.find((c) => c.column === widened.column);
           if (!column) throw new Error(`no column ${widened.column} in ${batch.table}`);
-          await connection.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(widened.column)} ${widenedTypeSql(column, widened.type)}`);
+          // Types that share a DuckDB type (an array's JSON becoming a map's) only change the comment.
+          if (DUCKDB_TYPE_OF[column.type] !== DUCKDB_TYPE_OF[widened.type]) {
+            await connection.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(widened.column)} ${widenedTypeSql(column, widened.type)}`);
+          }
+          const commentBefore = columnComment(column.column, column.field, column.type);
           column.type = widened.type;
+          if (columnComment(column.column, column.field, column.type) !== commentBefore) await connection.run(commentSql(table, column));
         }
         let chunks = 0;
         if (batch.rowCount > 0) {

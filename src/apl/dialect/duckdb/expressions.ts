@@ -3,14 +3,18 @@
 // through `quoteLiteral` (or a statement parameter), never raw.
 import { quoteLiteral } from '../../../events/layout';
 import type { LiteralValue } from '../../syntax/ast';
-import type { AplType, TExpr } from '../../semantic/plan';
+import type { AplType, Rel, TExpr } from '../../semantic/plan';
 import type { SqlValue } from '../dialect';
 import { callSql } from './functions';
+import { operatorCallSql } from './operator-calls';
 import { SQL_TYPE } from './values';
 
 export { literalString, SQL_TYPE } from './values';
 
 export class ExprWriter {
+  /** SQL of a whole plan node, for expressions holding a subquery (`x in (T)`). */
+  relationSql?: (rel: Rel) => string;
+
   constructor(
     private readonly params: SqlValue[],
     /** SQL for a column id (qualified inside joins). */
@@ -42,7 +46,9 @@ export class ExprWriter {
 
   /** Writes a child expression with another column resolver (join keys). */
   withColumns(column: (id: string) => string): ExprWriter {
-    return new ExprWriter(this.params, column, this.lookupColumns);
+    const writer = new ExprWriter(this.params, column, this.lookupColumns);
+    if (this.relationSql) writer.relationSql = this.relationSql;
+    return writer;
   }
 
   write(expr: TExpr): string {
@@ -52,7 +58,7 @@ export class ExprWriter {
       case 'literal':
         return this.literal(expr.value, expr.type);
       case 'call':
-        return callSql(this, expr);
+        return operatorCallSql(this, expr) ?? callSql(this, expr);
     }
   }
 

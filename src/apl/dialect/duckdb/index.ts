@@ -2,11 +2,12 @@
 // node becomes a subquery whose columns are aliased by plan column id; DuckDB's optimizer
 // flattens them, pushes filters into the scans and fuses ORDER BY + LIMIT into top-N.
 import { quoteIdentifier } from '../../../events/layout';
-import { type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
+import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
 import type { CompiledSql, SqlDialect, SqlValue } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, SQL_TYPE } from './expressions';
 import { joinPriceLookups } from './pricing';
+import { expandSql, seriesSql, windowSql } from './relations';
 
 const id = (columnId: string) => quoteIdentifier(columnId);
 const ts = (nanos: bigint) => `make_timestamp_ns(CAST(${nanos.toString()} AS BIGINT))`;
@@ -17,15 +18,13 @@ class Generator {
   private lookups = 0;
 
   /** Per node, the columns something above reads; scans and projections leave out the rest. */
-  constructor(private readonly required: Map<Rel, Set<string>>) {}
+  constructor(private readonly required: Map<Rel, Set<string>>) {
+    this.writer.relationSql = (rel) => this.rel(rel);
+  }
 
   /** Positions of the node's columns to write: those required, at least one. */
   private kept(rel: Rel): number[] {
-    const needed = this.required.get(rel);
-    const positions = rel.columns.map((_, i) => i);
-    if (!needed) return positions;
-    const kept = positions.filter((i) => needed.has(rel.columns[i]!.id));
-    return kept.length > 0 ? kept : [0];
+    return keptPositions(rel, this.required.get(rel));
   }
 
   expr(expr: TExpr): string {
@@ -76,8 +75,9 @@ class Generator {
       case 'union':
         return rel.inputs
           .map((input) => {
-            const from = this.from(input.rel, input.exprs);
-            const items = rel.columns.map((column, i) => `${this.expr(input.exprs[i]!)} AS ${id(column.id)}`);
+            const kept = this.kept(rel);
+            const from = this.from(input.rel, kept.map((i) => input.exprs[i]!));
+            const items = kept.map((i) => `${this.expr(input.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
             return `SELECT ${items.join(', ')} FROM ${from}`;
           })
           .join(' UNION ALL ');
@@ -85,6 +85,17 @@ class Generator {
         return this.join(rel);
       case 'values':
         return this.values(rel);
+      case 'window': {
+        const items = rel.functions.map((fn, i) => `${windowSql(this.writer, fn)} AS ${id(rel.columns[rel.input.columns.length + i]!.id)}`);
+        return `SELECT *, ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
+      }
+      case 'expand': {
+        const kept = this.kept(rel);
+        const reads = [...rel.expansions.map((expansion) => expansion.expr), ...kept.flatMap((i) => (rel.outputs[i]!.kind === 'input' ? [rel.outputs[i]!.expr] : []))];
+        return expandSql(this.writer, rel, kept, `SELECT * FROM ${this.from(rel.input, reads)}`);
+      }
+      case 'series':
+        return seriesSql(this.writer, rel, this.rel(rel.input));
     }
   }
 
@@ -118,20 +129,37 @@ class Generator {
     // Each side with the price table joined when its keys look models up.
     const leftSql = `SELECT * FROM ${this.from(rel.left, rel.keys.map((key) => key.left))}`;
     let rightSql = `SELECT * FROM ${this.from(rel.right, rel.keys.map((key) => key.right))}`;
+    // Right semi and anti joins are written as their left forms with the sides swapped.
+    const swapped = rel.kind === 'rightsemi' || rel.kind === 'rightanti';
+    const leftAlias = swapped ? 'r' : 'l';
+    const rightAlias = swapped ? 'l' : 'r';
     const left = this.writer.withColumns((columnId) => `l.${id(columnId)}`);
     const right = this.writer.withColumns((columnId) => `r.${id(columnId)}`);
-    const on = rel.keys.map((key) => `${left.write(key.left)} = ${right.write(key.right)}`).join(' AND ');
+    const equals = rel.nullSafe ? 'IS NOT DISTINCT FROM' : '=';
+    const on = rel.keys.map((key) => `${left.write(key.left)} ${equals} ${right.write(key.right)}`).join(' AND ');
     if (rel.kind === 'innerunique') {
       // One right row per key: the first match, as Axiom describes innerunique.
       const partition = rel.keys.map((key) => this.expr(key.right)).join(', ');
       rightSql = `SELECT * FROM (${rightSql}) AS t QUALIFY row_number() OVER (PARTITION BY ${partition}) = 1`;
     }
-    const items = rel.columns.map((column, i) => {
+    const items = this.kept(rel).map((i) => {
       const source = rel.sources[i]!;
-      return `${source.side === 'left' ? 'l' : 'r'}.${id(source.id)} AS ${id(column.id)}`;
+      return `${source.side === 'left' ? 'l' : 'r'}.${id(source.id)} AS ${id(rel.columns[i]!.id)}`;
     });
-    const kind = rel.kind === 'leftouter' ? 'LEFT JOIN' : 'JOIN';
-    return `SELECT ${items.join(', ')} FROM (${leftSql}) AS l ${kind} (${rightSql}) AS r ON ${on || 'TRUE'}`;
+    const kinds: Record<typeof rel.kind, string> = {
+      inner: 'JOIN',
+      innerunique: 'JOIN',
+      leftouter: 'LEFT JOIN',
+      rightouter: 'RIGHT JOIN',
+      fullouter: 'FULL OUTER JOIN',
+      leftsemi: 'SEMI JOIN',
+      rightsemi: 'SEMI JOIN',
+      leftanti: 'ANTI JOIN',
+      rightanti: 'ANTI JOIN',
+    };
+    const first = `(${swapped ? rightSql : leftSql}) AS ${leftAlias}`;
+    const second = `(${swapped ? leftSql : rightSql}) AS ${rightAlias}`;
+    return `SELECT ${items.join(', ')} FROM ${first} ${kinds[rel.kind]} ${second} ON ${on || 'TRUE'}`;
   }
 
   private values(rel: Extract<Rel, { op: 'values' }>): string {
@@ -139,7 +167,8 @@ class Generator {
       const items = rel.columns.map((column) => `CAST(NULL AS ${SQL_TYPE[column.type]}) AS ${id(column.id)}`);
       return `SELECT ${items.join(', ')} WHERE FALSE`;
     }
-    const rows = rel.rows.map((row) => `(${row.map((value, i) => this.writer.literal(value, rel.columns[i]!.type)).join(', ')})`);
+    // Each value is cast to its column's type so every row of VALUES agrees.
+    const rows = rel.rows.map((row) => `(${row.map((value, i) => `CAST(${this.expr(value)} AS ${SQL_TYPE[rel.columns[i]!.type]})`).join(', ')})`);
     return `SELECT * FROM (VALUES ${rows.join(', ')}) AS v(${rel.columns.map((c) => id(c.id)).join(', ')})`;
   }
 }
