@@ -6,6 +6,7 @@ import { AuthService } from './auth/service';
 import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
 import type { RelationalStore } from './db/store';
+import { CatalogPriceTable } from './events/catalog-prices';
 import { DatasetService } from './events/datasets';
 import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
@@ -24,6 +25,7 @@ export interface Services extends EventServices {
   retention: RetentionSweeper;
   queries: QueryService;
   shippers: ShipperService;
+  prices: CatalogPriceTable;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -40,10 +42,15 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const datasets = new DatasetService(store.prisma, store.repository, events.datasetEvents, [mapFieldsInFieldList(events.mapFieldRegistry)]);
   const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
+  // The genai_* functions price from the catalog: its prices go into the events database, and
+  // the first install is awaited so the first queries are priced.
+  const prices = new CatalogPriceTable(events.eventStore, logger);
+  await prices.start(catalog);
+  await prices.idle();
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
   const shippers = new ShipperService(events.ingest, datasets, mapFields);
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers };
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers, prices };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
@@ -57,6 +64,7 @@ function announceAdminToken(token: string, orgId: string) {
 /** Releases what the services hold, in reverse order of creation. */
 export async function closeServices(services: Services): Promise<void> {
   services.catalog.close();
+  await services.prices.idle();
   await services.retention.stop();
   await closeEventServices(services);
   await services.store.close();

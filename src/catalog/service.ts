@@ -24,6 +24,7 @@ export class CatalogService {
   private refreshing = false;
   private metadataCache: { version: number; today: string; value: CatalogMetadata } | undefined;
   private readonly now: () => Date;
+  private readonly listeners: ((snapshot: CatalogSnapshot) => void)[] = [];
 
   constructor(
     private readonly store: RelationalStore,
@@ -40,6 +41,15 @@ export class CatalogService {
   get snapshot(): CatalogSnapshot {
     if (!this.current) throw unavailable('the model catalog is not loaded yet');
     return this.current;
+  }
+
+  /**
+   * Calls `listener` with every snapshot served from now on (after each sync or reload), and
+   * at once with the current one.
+   */
+  onSnapshot(listener: (snapshot: CatalogSnapshot) => void): void {
+    this.listeners.push(listener);
+    if (this.current) listener(this.current);
   }
 
   /** Today in UTC, the reference date of every deprecation decision. */
@@ -125,6 +135,7 @@ export class CatalogService {
     const stored = await readStoredCatalog(this.store);
     if (!stored) return false;
     this.current = new CatalogSnapshot(stored.records, stored.sync, stored.prices);
+    for (const listener of this.listeners) listener(this.current);
     return true;
   }
 

@@ -37,7 +37,7 @@ class Generator {
    */
   private from(input: Rel, exprs: readonly TExpr[], alias = 't'): string {
     const sql = this.rel(input);
-    return joinPriceLookups(this.writer, sql, alias, exprs, () => this.lookups++) ?? `(${sql}) AS ${alias}`;
+    return joinPriceLookups(this.writer, sql, alias, exprs, () => this.lookups++, keepsOrder(input)) ?? `(${sql}) AS ${alias}`;
   }
 
   rel(rel: Rel): string {
@@ -167,9 +167,34 @@ class Generator {
       const items = rel.columns.map((column) => `CAST(NULL AS ${SQL_TYPE[column.type]}) AS ${id(column.id)}`);
       return `SELECT ${items.join(', ')} WHERE FALSE`;
     }
+    // Rows that look models up (`print genai_cost(...)`) are each a SELECT over one row with the
+    // price table joined.
+    const lookups = rel.rows.map((row) => joinPriceLookups(this.writer, 'SELECT 1 AS one', 't', row, () => this.lookups++));
+    if (lookups.some((from) => from !== undefined)) {
+      return rel.rows
+        .map((row, r) => {
+          const items = row.map((value, i) => `CAST(${this.expr(value)} AS ${SQL_TYPE[rel.columns[i]!.type]}) AS ${id(rel.columns[i]!.id)}`);
+          return `SELECT ${items.join(', ')} FROM ${lookups[r] ?? '(SELECT 1 AS one) AS t'}`;
+        })
+        .join(' UNION ALL ');
+    }
     // Each value is cast to its column's type so every row of VALUES agrees.
     const rows = rel.rows.map((row) => `(${row.map((value, i) => `CAST(${this.expr(value)} AS ${SQL_TYPE[rel.columns[i]!.type]})`).join(', ')})`);
     return `SELECT * FROM (VALUES ${rows.join(', ')}) AS v(${rel.columns.map((c) => id(c.id)).join(', ')})`;
+  }
+}
+
+/** True when the rows of `rel` come in the order of a sort, which nodes above it keep. */
+function keepsOrder(rel: Rel): boolean {
+  switch (rel.op) {
+    case 'sort':
+      return true;
+    case 'limit':
+    case 'filter':
+    case 'project':
+      return keepsOrder(rel.input);
+    default:
+      return false;
   }
 }
 

@@ -70,7 +70,15 @@ function lookupCalls(exprs: readonly TExpr[]): CallExpr[] {
  * tells `writer` which columns answer each call. Returns the FROM item to write, or undefined
  * when `exprs` make no lookup.
  */
-export function joinPriceLookups(writer: ExprWriter, inputSql: string, alias: string, exprs: readonly TExpr[], nextLookup: () => number): string | undefined {
+export function joinPriceLookups(
+  writer: ExprWriter,
+  inputSql: string,
+  alias: string,
+  exprs: readonly TExpr[],
+  nextLookup: () => number,
+  /** The input's rows come in an order (a sort below) that the node must keep. */
+  ordered = false,
+): string | undefined {
   const calls = lookupCalls(exprs);
   if (calls.length === 0) return undefined;
   const qualified = writer.withColumns((id) => `${alias}.${writer.column(id)}`);
@@ -100,8 +108,12 @@ export function joinPriceLookups(writer: ExprWriter, inputSql: string, alias: st
     }
     writer.lookupColumns.set(call, prefix);
   }
-  const keyed = `(SELECT ${alias}.*, ${keys.join(', ')} FROM (${inputSql}) AS ${alias}) AS ${alias}`;
-  return `(SELECT ${alias}.*, ${columns.join(', ')} FROM ${keyed} ${joins.join(' ')}) AS ${alias}`;
+  // A hash join does not keep its probe side's order: an ordered input is numbered before the
+  // join and put back in order after it.
+  const position = ordered ? ', row_number() OVER () AS "__genai_position"' : '';
+  const keyed = `(SELECT ${alias}.*, ${keys.join(', ')}${position} FROM (${inputSql}) AS ${alias}) AS ${alias}`;
+  const order = ordered ? ` ORDER BY ${alias}."__genai_position"` : '';
+  return `(SELECT ${alias}.*, ${columns.join(', ')} FROM ${keyed} ${joins.join(' ')}${order}) AS ${alias}`;
 }
 
 function lookupColumn(w: ExprWriter, e: CallExpr, field: keyof typeof FIELD_COLUMNS): string {
