@@ -4,6 +4,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
 import type { QueryRunner, RowValue } from './runner';
+import { registerGenAiFunctions } from './genai-udfs';
 import { registerTextFunctions } from './udfs';
 
 /**
@@ -12,6 +13,7 @@ import { registerTextFunctions } from './udfs';
  */
 export function registerAplFunctions(connection: DuckDBConnection): void {
   registerTextFunctions(connection);
+  registerGenAiFunctions(connection);
 }
 
 const MAX_IDLE_CONNECTIONS = 4;
