@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { ensureAdminIdentity } from './auth/bootstrap';
 import { AuthService } from './auth/service';
+import { CatalogRefresher } from './catalog/refresh';
 import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
 import type { RelationalStore } from './db/store';
@@ -26,6 +27,7 @@ export interface Services extends EventServices {
   queries: QueryService;
   shippers: ShipperService;
   prices: CatalogPriceTable;
+  catalogRefresh: CatalogRefresher;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -47,10 +49,13 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const prices = new CatalogPriceTable(events.eventStore, logger);
   await prices.start(catalog);
   await prices.idle();
+  // A URL source is re-read every MODEL_CATALOG_REFRESH, in the background.
+  const catalogRefresh = new CatalogRefresher(store, catalog, config.catalogSource, config.catalogRefreshMs, logger);
+  await catalogRefresh.start();
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
   const shippers = new ShipperService(events.ingest, datasets, mapFields);
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers, prices };
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers, prices, catalogRefresh };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
@@ -63,6 +68,7 @@ function announceAdminToken(token: string, orgId: string) {
 
 /** Releases what the services hold, in reverse order of creation. */
 export async function closeServices(services: Services): Promise<void> {
+  await services.catalogRefresh.stop();
   services.catalog.close();
   await services.prices.idle();
   await services.retention.stop();
