@@ -89,7 +89,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 interface Case {
   name: string;
   apl: string;
-  /** The same query with a constant in place of the function. */
+  /** The same query with a constant in place of the function (or of the prices it looks up). */
   baseline: string;
 }
 
@@ -98,6 +98,11 @@ const CASES: Case[] = [
     name: 'sum(genai_cost(model, i, o)) by bin(_time, 1h), model',
     apl: "['llm'] | summarize sum(genai_cost(model, input_tokens, output_tokens)) by bin(_time, 1h), model",
     baseline: "['llm'] | summarize sum(0.0025) by bin(_time, 1h), model",
+  },
+  {
+    name: 'the same, against constant prices per token',
+    apl: "['llm'] | summarize sum(genai_cost(model, input_tokens, output_tokens)) by bin(_time, 1h), model",
+    baseline: "['llm'] | summarize sum(input_tokens * 0.0000025 + output_tokens * 0.00001) by bin(_time, 1h), model",
   },
   {
     name: 'sum(genai_cost(model, i, o, cache_read)) by bin(_time, 1d), model',
