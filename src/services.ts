@@ -9,6 +9,7 @@ import type { Config } from './config';
 import type { RelationalStore } from './db/store';
 import { CatalogPriceTable } from './events/catalog-prices';
 import { DatasetService } from './events/datasets';
+import { LlmUsageService } from './events/llm-usage';
 import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
@@ -28,6 +29,7 @@ export interface Services extends EventServices {
   shippers: ShipperService;
   prices: CatalogPriceTable;
   catalogRefresh: CatalogRefresher;
+  llmUsage: LlmUsageService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -55,7 +57,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
   retention.start();
   const shippers = new ShipperService(events.ingest, datasets, mapFields);
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers, prices, catalogRefresh };
+  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers, prices, catalogRefresh, llmUsage: new LlmUsageService(queries) };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */

@@ -6,6 +6,7 @@ import './catalog';
 import './datasets';
 import './map-fields';
 import './queries';
+import './llm-usage';
 import './ingest';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
