@@ -7,7 +7,7 @@ import type { Config } from './config';
 import { openRelationalStore } from './db/store';
 import { mountGraphQL } from './graphql/yoga';
 import { registerErrorHandling } from './rest/error-handler';
-import { acceptEmptyJsonBodies } from './rest/json-body';
+import { parseJsonBodies } from './rest/json-body';
 import { registerRestRoutes } from './rest/routes';
 import { closeServices, createServices, type Services } from './services';
 
@@ -26,6 +26,9 @@ export async function createApp(config: Config, logger: Logger = pino({ level: c
     // Per-request access logs only when debugging; errors are always logged.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     forceCloseConnections: 'idle',
+    // A request (headers and body) that has not fully arrived by then is answered 408 and its
+    // connection closed, so a client that stalls cannot hold a socket and its memory forever.
+    requestTimeout: config.httpRequestTimeoutMs,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     ...(config.tls
       ? { https: { cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) } }
@@ -33,8 +36,13 @@ export async function createApp(config: Config, logger: Logger = pino({ level: c
   }) as unknown as FastifyInstance;
 
   registerErrorHandling(server);
-  acceptEmptyJsonBodies(server);
-  server.get('/healthz', async () => ({ status: 'ok' }));
+  parseJsonBodies(server, config.jsonMaxDepth);
+  // Healthy when the event store answers; while it reopens after a fatal error, 503 with why.
+  server.get('/healthz', async (_request, reply) => {
+    const health = services.eventStore.probe();
+    if (health.state === 'ok') return { status: 'ok' };
+    return reply.status(503).send({ status: health.state, reason: health.reason });
+  });
   await server.register(registerRestRoutes, { services });
   mountGraphQL(server, services);
   await server.ready();

@@ -9,6 +9,31 @@ export const DEFAULT_CATALOG_SOURCE =
 const positiveInt = (fallback: number) =>
   z.coerce.number().int('must be a whole number').positive('must be greater than 0').default(fallback);
 
+const boundedInt = (fallback: number, max: number) => positiveInt(fallback).pipe(z.number().max(max, `must be at most ${max}`));
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** A byte size: a number of bytes or a number with a unit (`512MB`, `2GiB`, `1.5 GB`). */
+const byteSize = z.string().transform((text, context) => {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
+  if (!match || unit === undefined || Number(match[1]) * unit < 1) {
+    context.addIssue({ code: 'custom', message: 'must be a size such as 1073741824, 512MB or 2GiB' });
+    return z.NEVER;
+  }
+  return Math.floor(Number(match[1]) * unit);
+});
+
+/**
+ * DuckDB keeps one 256 KiB block per column of the row group it is checkpointing, so a
+ * checkpoint of a dataset at the field limit needs that much memory at once, beside what
+ * concurrent queries and appends hold. Below this floor a checkpoint could run out of memory.
+ */
+export const DUCKDB_BLOCK_BYTES = 256 * 1024;
+export function minimumDuckDBMemory(maxFields: number): number {
+  return 2 * maxFields * DUCKDB_BLOCK_BYTES + 128 * 2 ** 20;
+}
+
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be at most 65535').default(8080),
@@ -27,6 +52,25 @@ const envSchema = z.object({
   MAX_FIELDS_PER_DATASET: positiveInt(1024),
   MAX_QUERY_ROWS: positiveInt(65_000),
   QUERY_TIMEOUT_MS: positiveInt(30_000),
+  QUERY_MAX_RESULT_BYTES: positiveInt(64 * 2 ** 20),
+  APL_MAX_QUERY_BYTES: positiveInt(256 * 1024),
+  APL_MAX_NESTING: boundedInt(100, 256),
+  APL_MAX_OPERATORS: boundedInt(200, 1000),
+  APL_MAX_EXPRESSION_NODES: positiveInt(20_000),
+  APL_MAX_STRING_BYTES: positiveInt(2 ** 20),
+  JSON_MAX_DEPTH: boundedInt(128, 1000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(120_000),
+  INGEST_CONCURRENCY: positiveInt(2),
+  INGEST_BUFFER_BYTES: byteSize.default(256 * 2 ** 20),
+  INGEST_BODY_IDLE_TIMEOUT_MS: positiveInt(10_000),
+  INGEST_BODY_MIN_BYTES_PER_SECOND: positiveInt(10_240),
+  GRAPHQL_MAX_DEPTH: boundedInt(15, 100),
+  GRAPHQL_MAX_COST: positiveInt(200_000),
+  GRAPHQL_MAX_TOKENS: boundedInt(5_000, 100_000),
+  GRAPHQL_TIMEOUT_MS: positiveInt(30_000),
+  DUCKDB_MEMORY_LIMIT: byteSize.optional(),
+  DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
+  DUCKDB_MAX_TEMP_DIRECTORY_SIZE: byteSize.optional(),
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -47,8 +91,55 @@ export interface Config {
   maxFieldsPerDataset: number;
   maxQueryRows: number;
   queryTimeoutMs: number;
+  /** Largest answer a query may produce (bytes of its values). */
+  queryMaxResultBytes: number;
+  apl: AplLimits;
+  /** Deepest nesting of a JSON request body (ingest bodies have their own per-event rule). */
+  jsonMaxDepth: number;
+  /** Time for a whole request (headers and body) to arrive. */
+  httpRequestTimeoutMs: number;
+  ingest: IngestLimits;
+  graphql: GraphQLLimits;
+  duckdb: DuckDBSettings;
   tls: { cert: string; key: string } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+}
+
+export interface AplLimits {
+  /** Longest APL query text, in bytes. */
+  maxQueryBytes: number;
+  /** Deepest nesting of parentheses, calls, operators and subqueries. */
+  maxNesting: number;
+  /** Most tabular operators (pipes) in a query, subqueries and lets included. */
+  maxOperators: number;
+  /** Largest expression tree after `let` names are replaced by their values. */
+  maxExpressionNodes: number;
+  /** Longest string a query may compute. */
+  maxStringBytes: number;
+}
+
+export interface IngestLimits {
+  /** Ingest requests processed (parsed and written) at once. */
+  concurrency: number;
+  /** Bytes of ingest bodies held in memory at once, being read or waiting for their turn. */
+  bufferBytes: number;
+  /** A body that sends nothing for this long is refused. */
+  bodyIdleTimeoutMs: number;
+  /** After the first idle-timeout period, a body must have arrived at least this fast on average. */
+  bodyMinBytesPerSecond: number;
+}
+
+export interface GraphQLLimits {
+  maxDepth: number;
+  maxCost: number;
+  maxTokens: number;
+  timeoutMs: number;
+}
+
+export interface DuckDBSettings {
+  memoryLimitBytes: number;
+  tempDirectory: string;
+  maxTempDirectoryBytes: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -97,18 +188,54 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  TLS_CERT and TLS_KEY must be set together');
   }
   const dataDir = path.resolve(e.DATA_DIR);
+  const duckdbPath = path.join(dataDir, 'events.duckdb');
+  const minimumMemory = minimumDuckDBMemory(e.MAX_FIELDS_PER_DATASET);
+  const memoryLimitBytes = e.DUCKDB_MEMORY_LIMIT ?? Math.max(2 ** 30, minimumMemory);
+  if (memoryLimitBytes < minimumMemory) {
+    throw new ConfigError(
+      `Invalid configuration:\n  DUCKDB_MEMORY_LIMIT: must be at least ${Math.ceil(minimumMemory / 2 ** 20)} MiB with MAX_FIELDS_PER_DATASET=${e.MAX_FIELDS_PER_DATASET} ` +
+        '(a checkpoint of a dataset at the field limit needs that much)',
+    );
+  }
   return {
     host: e.HOST,
     port: e.PORT,
     dataDir,
     database: databaseFrom(e.DATABASE_URL, dataDir, e.DATABASE_POOL_SIZE),
-    duckdbPath: path.join(dataDir, 'events.duckdb'),
+    duckdbPath,
     catalogSource: e.MODEL_CATALOG_SOURCE,
     catalogRefreshMs: durationMs(e.MODEL_CATALOG_REFRESH),
     adminToken: e.ADMIN_TOKEN,
     maxFieldsPerDataset: e.MAX_FIELDS_PER_DATASET,
     maxQueryRows: e.MAX_QUERY_ROWS,
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
+    queryMaxResultBytes: e.QUERY_MAX_RESULT_BYTES,
+    apl: {
+      maxQueryBytes: e.APL_MAX_QUERY_BYTES,
+      maxNesting: e.APL_MAX_NESTING,
+      maxOperators: e.APL_MAX_OPERATORS,
+      maxExpressionNodes: e.APL_MAX_EXPRESSION_NODES,
+      maxStringBytes: e.APL_MAX_STRING_BYTES,
+    },
+    jsonMaxDepth: e.JSON_MAX_DEPTH,
+    httpRequestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    ingest: {
+      concurrency: e.INGEST_CONCURRENCY,
+      bufferBytes: e.INGEST_BUFFER_BYTES,
+      bodyIdleTimeoutMs: e.INGEST_BODY_IDLE_TIMEOUT_MS,
+      bodyMinBytesPerSecond: e.INGEST_BODY_MIN_BYTES_PER_SECOND,
+    },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxCost: e.GRAPHQL_MAX_COST,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      timeoutMs: e.GRAPHQL_TIMEOUT_MS,
+    },
+    duckdb: {
+      memoryLimitBytes,
+      tempDirectory: e.DUCKDB_TEMP_DIRECTORY ? path.resolve(e.DUCKDB_TEMP_DIRECTORY) : `${duckdbPath}.tmp`,
+      maxTempDirectoryBytes: e.DUCKDB_MAX_TEMP_DIRECTORY_SIZE,
+    },
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
     logLevel: e.LOG_LEVEL,
   };

@@ -22,6 +22,8 @@ async function main() {
   }
   const app = await createApp(config);
   const log = app.services.logger;
+  // A rejection nobody handled is a bug to log, not a reason to drop every other request.
+  process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'a promise was rejected and nothing handled it'));
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -58,4 +58,27 @@ describe('loadConfig', () => {
   it('requires TLS_CERT and TLS_KEY together', () => {
     expect(() => loadConfig({ TLS_CERT: '/c.pem' })).toThrow(/TLS_CERT and TLS_KEY must be set together/);
   });
+
+  it('sizes DuckDB memory for a checkpoint at the field limit and refuses less', () => {
+    const defaults = loadConfig({});
+    expect(defaults.graphql).toEqual({ maxDepth: 15, maxCost: 200_000, maxTokens: 5000, timeoutMs: 30_000 });
+    expect(defaults.duckdb).toEqual({ memoryLimitBytes: 2 ** 30, tempDirectory: path.resolve('./data/events.duckdb.tmp'), maxTempDirectoryBytes: undefined });
+    // 2 × 4,096 fields × 256 KiB + 128 MiB = 2,176 MiB, more than the 1 GiB default.
+    expect(loadConfig({ MAX_FIELDS_PER_DATASET: '4096' }).duckdb.memoryLimitBytes).toBe(2176 * 2 ** 20);
+    expect(loadConfig({ DUCKDB_MEMORY_LIMIT: '2GiB', DUCKDB_MAX_TEMP_DIRECTORY_SIZE: '10GB' }).duckdb).toMatchObject({
+      memoryLimitBytes: 2 * 2 ** 30,
+      maxTempDirectoryBytes: 10e9,
+    });
+    expect(() => loadConfig({ DUCKDB_MEMORY_LIMIT: '256MB' })).toThrow(/DUCKDB_MEMORY_LIMIT: must be at least 640 MiB with MAX_FIELDS_PER_DATASET=1024/);
+    expect(() => loadConfig({ DUCKDB_MEMORY_LIMIT: 'plenty' })).toThrow(/DUCKDB_MEMORY_LIMIT: must be a size/);
+  });
+
+  it('reads the request limits and bounds those the stack depends on', () => {
+    const config = loadConfig({ APL_MAX_NESTING: '32', INGEST_BUFFER_BYTES: '64MiB', GRAPHQL_MAX_COST: '1000' });
+    expect(config.apl.maxNesting).toBe(32);
+    expect(config.ingest.bufferBytes).toBe(64 * 2 ** 20);
+    expect(config.graphql.maxCost).toBe(1000);
+    expect(() => loadConfig({ APL_MAX_NESTING: '10000' })).toThrow(/APL_MAX_NESTING: must be at most 256/);
+    expect(() => loadConfig({ JSON_MAX_DEPTH: '0' })).toThrow(/JSON_MAX_DEPTH: must be greater than 0/);
+  });
 });

@@ -6,7 +6,8 @@ import { type EngineDeps, executeQuery } from './execution/execute';
 import type { QueryResult } from './execution/result';
 import type { Assignment, Expr, LiteralValue, Operator, Query, SortKey } from './syntax/ast';
 import { START } from './syntax/position';
-import { parseExpression } from './syntax/parser';
+import type { QueryLimits } from './limits';
+import { balancedChain, parseExpression } from './syntax/parser';
 import { parseDuration } from './time';
 import { type Entry, type Timeseries, toMatches, toTimeseries } from './wire';
 
@@ -72,7 +73,7 @@ export function filterToExpr(filter: LegacyFilter): Expr {
   const children = filter.children ?? [];
   if (op === 'and' || op === 'or') {
     if (children.length === 0) return literalOf(op === 'and');
-    return children.map(filterToExpr).reduce((left, right) => binary(op, left, right));
+    return balancedChain(op, children.map(filterToExpr), children.slice(1).map(() => pos));
   }
   if (op === 'not') {
     if (children.length !== 1) throw invalidInput('a "not" filter needs exactly one child');
@@ -154,10 +155,10 @@ function resolutionBin(resolution: string | undefined): Expr {
 }
 
 /** The APL equivalent of a legacy request; `withBins` adds the resolution's time bin. */
-export function legacyToQuery(dataset: string, request: LegacyQueryRequest, withBins: boolean): Query {
+export function legacyToQuery(dataset: string, request: LegacyQueryRequest, withBins: boolean, limits?: QueryLimits): Query {
   const operators: Operator[] = [];
   for (const virtual of request.virtualFields ?? []) {
-    operators.push({ kind: 'extend', pos, items: [{ pos, name: virtual.alias, expr: parseExpression(virtual.expr) }] });
+    operators.push({ kind: 'extend', pos, items: [{ pos, name: virtual.alias, expr: parseExpression(virtual.expr, limits) }] });
   }
   if (request.filter) operators.push({ kind: 'where', pos, predicate: filterToExpr(request.filter) });
   const aggregations = request.aggregations ?? [];
@@ -191,15 +192,15 @@ export async function executeLegacyQuery(dataset: string, request: LegacyQueryRe
     ...(signal ? { signal } : {}),
   };
   if ((request.aggregations ?? []).length === 0) {
-    const result = await executeQuery(legacyToQuery(dataset, request, false), options, deps);
+    const result = await executeQuery(legacyToQuery(dataset, request, false, deps.limits), options, deps);
     return { format: 'legacy', status: result.status, matches: toMatches(result), buckets: { series: [], totals: [] }, fieldsMeta: result.fieldsMeta[dataset] ?? [] };
   }
   // The request's limit counts groups: it applies to the totals, not to groups times buckets.
   const { limit: _groups, ...seriesOptions } = options;
-  const [series, totals] = await Promise.all([
-    executeQuery(legacyToQuery(dataset, request, true), seriesOptions, deps),
-    executeQuery(legacyToQuery(dataset, request, false), options, deps),
-  ]);
+  // Both translations first: a request refused by one must not leave the other running unwatched.
+  const seriesQuery = legacyToQuery(dataset, request, true, deps.limits);
+  const totalsQuery = legacyToQuery(dataset, request, false, deps.limits);
+  const [series, totals] = await Promise.all([executeQuery(seriesQuery, seriesOptions, deps), executeQuery(totalsQuery, options, deps)]);
   return {
     format: 'legacy',
     status: { ...totals.status, elapsedTime: Math.max(series.status.elapsedTime, totals.status.elapsedTime) },

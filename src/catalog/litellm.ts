@@ -2,7 +2,7 @@
 // the reference catalog (modeldb) does: the same cleaned model id, provider id, model type,
 // cost arithmetic and capability defaults, with LiteLLM's other properties passed through.
 import { modelDisplayName, providerDisplayName } from './names';
-import { DOCUMENTED_FIELDS, type ModelRecord } from './record';
+import type { ModelRecord } from './record';
 
 export type MappedEntry = { ok: true; record: ModelRecord } | { ok: false; reason: string };
 
@@ -22,14 +22,25 @@ const TYPED_FIELDS: Record<string, 'string' | 'number' | 'boolean'> = {
   deprecation_date: 'string',
 };
 
-/** LiteLLM's own fields that the record replaces with documented ones. */
-const REPLACED_FIELDS = new Set([
+/** The source keys modeldb's schema of a LiteLLM entry names, in its order. */
+const KNOWN_SOURCE_KEYS = [
   'litellm_provider',
   'mode',
+  'supports_function_calling',
+  'supports_parallel_function_calling',
+  'supports_vision',
+  'supports_response_schema',
+  'input_cost_per_token',
+  'output_cost_per_token',
   'cache_creation_input_token_cost',
   'cache_read_input_token_cost',
-  ...DOCUMENTED_FIELDS,
-]);
+  'max_input_tokens',
+  'max_output_tokens',
+  'deprecation_date',
+];
+
+/** LiteLLM's own fields that the record replaces with documented ones. */
+const REMOVED_SOURCE_KEYS = ['litellm_provider', 'mode', 'cache_creation_input_token_cost', 'cache_read_input_token_cost'];
 
 /** The key of LiteLLM's documentation entry, which describes the format and is no model. */
 export const LITELLM_SPEC_ENTRY = 'sample_spec';
@@ -99,7 +110,14 @@ export function mapLiteLLMEntry(name: string, entry: unknown): MappedEntry {
   const jsonMode = source.supports_response_schema ?? source.supports_json_mode;
   const parallel = source.supports_parallel_function_calling ?? source.supports_parallel_functions;
 
-  const record: ModelRecord = {
+  // Keys in the order modeldb's records have them: the source keys its schema knows, then the
+  // source's other keys in file order, then the keys the mapping adds (a key already there
+  // keeps its place), the legacy capability flags, the capability defaults; the four source
+  // keys the record replaces are removed.
+  const record: Record<string, unknown> = {};
+  for (const key of KNOWN_SOURCE_KEYS) if (source[key] !== undefined) record[key] = source[key];
+  for (const [key, value] of Object.entries(source)) if (value !== undefined && !(key in record)) record[key] = value;
+  Object.assign(record, {
     model_id: modelId,
     model_name: modelDisplayName(modelId),
     provider_id: providerId,
@@ -114,15 +132,15 @@ export function mapLiteLLMEntry(name: string, entry: unknown): MappedEntry {
     cache_read_cost_per_million: cacheRead ? cacheRead * 1_000_000 : null,
     cache_write_cost_per_token: cacheWrite,
     cache_write_cost_per_million: cacheWrite ? cacheWrite * 1_000_000 : null,
-    supports_function_calling: source.supports_function_calling === true,
-    supports_vision: source.supports_vision === true,
-    supports_json_mode: jsonMode === true,
-    supports_parallel_functions: parallel === true,
     model_type: modelTypeOf(source.mode as string | undefined),
     deprecation_date: (source.deprecation_date as string | undefined) || null,
-  };
-  for (const [key, value] of Object.entries(source)) {
-    if (!REPLACED_FIELDS.has(key) && value !== undefined) record[key] = value;
-  }
-  return { ok: true, record };
+  });
+  if (source.supports_response_schema !== undefined) record.supports_json_mode = jsonMode === true;
+  if (source.supports_parallel_function_calling !== undefined) record.supports_parallel_functions = parallel === true;
+  record.supports_function_calling = source.supports_function_calling === true;
+  record.supports_vision = source.supports_vision === true;
+  record.supports_json_mode = jsonMode === true;
+  record.supports_parallel_functions = parallel === true;
+  for (const key of REMOVED_SOURCE_KEYS) delete record[key];
+  return { ok: true, record: record as ModelRecord };
 }

@@ -14,7 +14,7 @@ import {
 } from '../auth/principal';
 import type { DatasetRow, Repository } from '../db/repository';
 import type { PrismaClient } from '../db/store';
-import { conflict, forbidden, invalidInput, notFound } from '../errors';
+import { conflict, invalidInput, notFound } from '../errors';
 import { parseInput } from '../validation';
 import { parseDuration } from './duration';
 
@@ -103,17 +103,26 @@ export class DatasetService {
     return (await this.repository.datasets.ofOrg(principal.orgId)).filter((row) => canSee(principal, row.name));
   }
 
-  /** The dataset as the principal may see it, or 404/403. */
-  async get(principal: Principal, name: string): Promise<DatasetRecord> {
+  /**
+   * The dataset's row when the principal may see it. A dataset the principal holds no
+   * capability on answers exactly as one that does not exist, so names cannot be probed.
+   */
+  private async visible(principal: Principal, name: string): Promise<DatasetRow> {
     const row = await this.repository.datasets.byName(principal.orgId, name);
-    if (!row) throw notFound(`dataset "${name}" not found`);
-    if (!canSee(principal, name)) throw forbidden(`token has no access to dataset "${name}"`);
-    return row;
+    if (row && canSee(principal, name)) return row;
+    if (!DATASET_NAME.test(name)) throw invalidInput(`invalid dataset name "${name}": ${DATASET_NAME_RULE}`);
+    throw notFound(`dataset "${name}" not found`);
+  }
+
+  /** The dataset as the principal may see it, or 404. */
+  async get(principal: Principal, name: string): Promise<DatasetRecord> {
+    return this.visible(principal, name);
   }
 
   /**
    * The dataset for an operation on its events that needs a capability on it (ingest, query,
-   * trim, ...), with its event table in place.
+   * trim, ...), with its event table in place: 404 when the principal cannot see it, 403 when
+   * it can but lacks the capability.
    */
   async resolveFor(
     principal: Principal,
@@ -121,11 +130,7 @@ export class DatasetService {
     capability: Parameters<typeof requireDatasetCapability>[2],
     action: Parameters<typeof requireDatasetCapability>[3],
   ): Promise<DatasetRecord> {
-    const row = await this.repository.datasets.byName(principal.orgId, name);
-    if (!row) {
-      if (!DATASET_NAME.test(name)) throw invalidInput(`invalid dataset name "${name}": ${DATASET_NAME_RULE}`);
-      throw notFound(`dataset "${name}" not found`);
-    }
+    const row = await this.visible(principal, name);
     requireDatasetCapability(principal, name, capability, action);
     await this.storage.ensureTable(row);
     return row;

@@ -14,6 +14,9 @@ const NANOS_PER_UNIT: Record<string, number> = {
   d: 86_400e9,
 };
 
+/** The longest duration accepted: a century, far past any retention and inside every date range. */
+export const MAX_DURATION_MS = 100 * 365 * 86_400_000;
+
 /** Returns the duration in milliseconds (fractions kept). */
 export function parseDuration(text: string, field = 'duration'): number {
   const trimmed = text.trim();
@@ -27,5 +30,6 @@ export function parseDuration(text: string, field = 'duration'): number {
   if (trimmed === '' || consumed !== trimmed.length) {
     throw invalidInput(`${field} "${text}" is not a duration such as "30m", "1h30m" or "7d"`);
   }
+  if (!(total / 1e6 <= MAX_DURATION_MS)) throw invalidInput(`${field} "${text}" is longer than the longest duration accepted, 876000h (100 years)`);
   return total / 1e6;
 }

@@ -18,15 +18,25 @@ export interface EventServices {
 }
 
 export async function openEventServices(config: Config, relational: RelationalStore, logger: Logger): Promise<EventServices> {
-  const eventStore = await EventStore.open(config.duckdbPath);
+  const eventStore = await EventStore.open(config.duckdbPath, {
+    memoryLimit: `${Math.floor(config.duckdb.memoryLimitBytes / 1024)}KiB`,
+    tempDirectory: config.duckdb.tempDirectory,
+    ...(config.duckdb.maxTempDirectoryBytes ? { maxTempDirectorySize: `${Math.floor(config.duckdb.maxTempDirectoryBytes / 1024)}KiB` } : {}),
+    logger,
+  });
   const fields = new FieldRegistry(relational.repository, eventStore);
   // This DuckDB holds only the events ingested through this instance; when other instances
   // share the relational store, their tables hold fields this one has never seen.
-  const repaired = await fields.reconcile({ addOnly: relational.shared });
-  if (repaired > 0) logger.warn({ rows: repaired }, 'brought the field registry back in step with the event store');
+  const reconcile = async () => {
+    const repaired = await fields.reconcile({ addOnly: relational.shared });
+    if (repaired > 0) logger.warn({ rows: repaired }, 'brought the field registry back in step with the event store');
+  };
+  await reconcile();
+  // A reopened store (after a fatal error) is brought in step again.
+  eventStore.onReopened(reconcile);
   const datasetEvents = new DatasetEvents(eventStore, fields, config.maxFieldsPerDataset, logger);
   const mapFieldRegistry = new MapFieldRegistry(relational.prisma, relational.repository);
-  const ingest = new IngestService(datasetEvents, eventStore, mapFieldRegistry);
+  const ingest = new IngestService(datasetEvents, eventStore, mapFieldRegistry, { concurrency: config.ingest.concurrency, bufferBytes: config.ingest.bufferBytes });
   return { eventStore, fields, datasetEvents, ingest, mapFieldRegistry };
 }
 

@@ -10,6 +10,7 @@ import {
   type EngineDeps,
   executeApl,
   executeLegacyQuery,
+  type LegacyFilter,
   type LegacyQueryRequest,
   type LegacyQueryResponse,
   type QueryResult,
@@ -39,6 +40,17 @@ const aplRequestSchema = z.object({
   limit: z.number().int().positive().optional(),
 });
 
+const legacyFilterSchema: z.ZodType<LegacyFilter> = z.lazy(() =>
+  z.looseObject({
+    op: z.string({ error: 'is required' }),
+    field: z.string().optional(),
+    value: z.unknown().optional(),
+    caseSensitive: z.boolean().optional(),
+    children: z.array(legacyFilterSchema).max(1000).optional(),
+  }),
+);
+
+/** The legacy request's whole shape, so that nothing the translation reads can surprise it. */
 const legacyRequestSchema = z.looseObject({
   startTime: z.string({ error: 'is required' }),
   endTime: z.string({ error: 'is required' }),
@@ -46,6 +58,15 @@ const legacyRequestSchema = z.looseObject({
   limit: z.number().int().min(0).max(50_000, 'must be at most 50000').optional(),
   cursor: z.string().optional(),
   includeCursor: z.boolean().optional(),
+  filter: legacyFilterSchema.optional(),
+  aggregations: z
+    .array(z.looseObject({ op: z.string({ error: 'is required' }), field: z.string().optional(), alias: z.string().optional(), argument: z.unknown().optional() }))
+    .max(100)
+    .optional(),
+  groupBy: z.array(z.string()).max(100).optional(),
+  order: z.array(z.looseObject({ field: z.string({ error: 'is required' }), desc: z.boolean().default(false) })).max(100).optional(),
+  project: z.array(z.looseObject({ field: z.string({ error: 'is required' }), alias: z.string().optional() })).max(1000).optional(),
+  virtualFields: z.array(z.looseObject({ alias: z.string({ error: 'is required' }), expr: z.string({ error: 'is required' }) })).max(100).optional(),
 });
 
 export type AplQueryInput = z.input<typeof aplRequestSchema>;
@@ -62,6 +83,8 @@ export interface EventsPageRequest {
   /** Continue after this event (exclusive). */
   cursor?: string;
   limit: number;
+  /** Cancels the query (a deadline, a client that went away). */
+  signal?: AbortSignal;
 }
 
 export interface PagedEvent {
@@ -95,7 +118,8 @@ export class QueryService {
   }
 
   static async create(datasets: DatasetService, fields: FieldRegistry, store: EventStore, relational: RelationalStore, config: Config) {
-    await store.useConnection(registerAplFunctions);
+    // Registered again on every database the store opens (it reopens after a fatal error).
+    await store.onOpen(registerAplFunctions);
     // Cursors are signed so forged ones are refused; the key is shared by every instance and
     // survives restarts, so cursors do too.
     const cursorKey = await settingOrCreate(relational, 'cursor_key', () => randomBytes(32).toString('hex'));
@@ -120,6 +144,8 @@ export class QueryService {
       runner: this.runner,
       maxQueryRows: this.config.maxQueryRows,
       queryTimeoutMs: this.config.queryTimeoutMs,
+      maxResultBytes: this.config.queryMaxResultBytes,
+      limits: this.config.apl,
       cursorKey: this.cursorKey,
     };
   }
@@ -161,7 +187,7 @@ export class QueryService {
   /** A page of events, each with the cursor that continues the walk after it. */
   async eventsPage(principal: Principal, request: EventsPageRequest): Promise<EventsPage> {
     validateDatasetName(request.dataset);
-    if (request.filter !== undefined && request.filter.trim() !== '') parseExpression(request.filter); // one predicate, nothing more
+    if (request.filter !== undefined && request.filter.trim() !== '') parseExpression(request.filter, this.config.apl); // one predicate, nothing more
     const where = request.filter?.trim() ? ` | where ${request.filter}` : '';
     const order = request.direction === 'older' ? 'desc' : 'asc';
     const result = await executeApl(
@@ -171,6 +197,7 @@ export class QueryService {
         ...(request.startTime !== undefined ? { startTime: request.startTime } : {}),
         ...(request.endTime !== undefined ? { endTime: request.endTime } : {}),
         ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
       },
       this.deps(principal),
     );
@@ -189,7 +216,7 @@ export class QueryService {
   /** Runs a legacy query request against one dataset. */
   async legacy(principal: Principal, dataset: string, body: unknown, signal?: AbortSignal): Promise<LegacyQueryResponse> {
     await this.datasets.resolveFor(principal, dataset, 'query', 'read');
-    const request = parseInput(legacyRequestSchema, body) as unknown as LegacyQueryRequest;
+    const request: LegacyQueryRequest = parseInput(legacyRequestSchema, body);
     const resolved = new Map<string, string>();
     const response = await executeLegacyQuery(dataset, request, this.deps(principal, resolved), signal);
     if (response.fieldsMeta) await this.describeFields({ [dataset]: response.fieldsMeta }, resolved);

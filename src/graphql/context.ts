@@ -5,6 +5,8 @@ import type { Services } from '../services';
 export interface GraphQLContext {
   services: Services;
   request: Request;
+  /** Aborts when the request passes GRAPHQL_TIMEOUT_MS; resolvers hand it to queries. */
+  signal: AbortSignal;
   /**
    * The caller, authenticated from the request headers: catalog fields are public and never
    * ask; everything about events, datasets and tokens does, and gets the authentication error
@@ -25,6 +27,7 @@ export async function createContext(services: Services, request: Request): Promi
   return {
     services,
     request,
+    signal: AbortSignal.timeout(services.config.graphql.timeoutMs),
     principal() {
       if ('error' in outcome) throw outcome.error;
       return outcome.principal;

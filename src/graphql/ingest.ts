@@ -34,10 +34,12 @@ builder.mutationFields((t) => ({
       timestampFormat: t.arg.string({ description: 'Go layout of textual times, or a layout name such as RFC3339' }),
     },
     resolve: async (_root, args, context) => {
-      const dataset = await context.services.datasets.resolveFor(context.principal(), args.dataset, 'ingest', 'create');
+      const principal = context.principal();
+      const dataset = await context.services.datasets.resolveFor(principal, args.dataset, 'ingest', 'create');
       return context.services.ingest.ingestEvents(dataset, args.events, {
         timestampField: args.timestampField ?? undefined,
         timestampFormat: args.timestampFormat ?? undefined,
+        caller: principal.tokenId,
       });
     },
   }),

@@ -57,7 +57,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context) => {
       const { query, ...options } = args;
-      return toTabularResponse(await context.services.queries.apl(context.principal(), restBody({ apl: query, ...options })));
+      return toTabularResponse(await context.services.queries.apl(context.principal(), restBody({ apl: query, ...options }), { signal: context.signal }));
     },
   }),
   events: t.connection({
@@ -84,6 +84,7 @@ builder.queryFields((t) => ({
         ...(args.startTime != null ? { startTime: args.startTime } : {}),
         ...(args.endTime != null ? { endTime: args.endTime } : {}),
         ...(cursor !== undefined ? { cursor } : {}),
+        signal: context.signal,
       });
       // The connection lists newest first, so a backward page (fetched oldest first) is reversed.
       const events = backward ? [...page.events].reverse() : page.events;

@@ -1,6 +1,6 @@
 // Assembles the GraphQL schema from the type areas. Importing a file registers its types.
-import { lexicographicSortSchema } from 'graphql';
-import { builder } from './builder';
+import { isObjectType, lexicographicSortSchema } from 'graphql';
+import { builder, nodeTypeNames } from './builder';
 import './auth';
 import './catalog';
 import './datasets';
@@ -10,3 +10,7 @@ import './llm-usage';
 import './ingest';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
+
+for (const type of Object.values(schema.getTypeMap())) {
+  if (isObjectType(type) && type.getInterfaces().some((face) => face.name === 'Node')) nodeTypeNames.add(type.name);
+}

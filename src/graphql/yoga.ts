@@ -1,10 +1,12 @@
 // Serves the GraphQL schema (and GraphiQL) at /graphql on the Fastify instance.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga } from 'graphql-yoga';
+import { graphiqlPage } from './graphiql';
 import type { Services } from '../services';
 import { CatalogResponseCache } from './catalog-cache';
 import { createContext, type GraphQLContext } from './context';
 import { maskGraphQLError } from './errors';
+import { protection } from './protection';
 import { schema } from './schema';
 
 export function mountGraphQL(app: FastifyInstance, services: Services) {
@@ -12,9 +14,11 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
   const catalogResponses = new CatalogResponseCache(services.catalog);
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
-    plugins: [catalogResponses.plugin],
+    plugins: [protection({ ...services.config.graphql, jsonMaxDepth: services.config.jsonMaxDepth }), catalogResponses.plugin],
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'eventdeck GraphQL', defaultQuery: '{\n  catalogMetadata {\n    modelCount\n  }\n}\n' },
+    // GraphiQL with every script and style inlined: the page needs nothing but this server.
+    renderGraphiQL: async (options) => (await graphiqlPage(options)).html,
     landingPage: false,
     logging: {
       debug: (...args) => app.log.debug(args),
@@ -35,6 +39,8 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });
+      // The playground page may load nothing from anywhere else (see graphiql.ts).
+      if (response.headers.get('content-type')?.startsWith('text/html')) reply.header('content-security-policy', (await graphiqlPage()).csp);
       reply.status(response.status);
       reply.send((await catalogResponses.keep(req, response)) ?? response.body);
       return reply;

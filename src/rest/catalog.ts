@@ -192,17 +192,16 @@ async function providerRoutes(app: FastifyInstance, options: CatalogRouteOptions
   );
 }
 
-/** The metadata as one flat CSV row: totals, then one column per provider, type and capability. */
+/**
+ * The metadata as one flat CSV row, in modeldb's column order: totals, then one column per
+ * provider, type and capability; the sync counts this catalog adds come last.
+ */
 function metadataRow(metadata: ReturnType<CatalogService['metadata']>): Row {
   const row: Row = {
     source: metadata.source,
     generated_at: metadata.generated_at,
     model_count: metadata.model_count,
     schema_version: metadata.schema_version,
-    source_kind: metadata.sync.source_kind,
-    models_read: metadata.sync.models_read,
-    models_skipped: metadata.sync.models_skipped,
-    models_written: metadata.sync.models_written,
     total_providers: Object.keys(metadata.stats.providers).length,
     total_active: metadata.stats.deprecation.active,
     total_deprecated: metadata.stats.deprecation.deprecated,
@@ -210,6 +209,12 @@ function metadataRow(metadata: ReturnType<CatalogService['metadata']>): Row {
   for (const [id, count] of Object.entries(metadata.stats.providers)) row[`provider_${id}`] = count;
   for (const [type, count] of Object.entries(metadata.stats.types)) row[`type_${type}`] = count;
   for (const [field, count] of Object.entries(metadata.stats.capabilities)) row[`capability_${field}`] = count;
+  Object.assign(row, {
+    source_kind: metadata.sync.source_kind,
+    models_read: metadata.sync.models_read,
+    models_skipped: metadata.sync.models_skipped,
+    models_written: metadata.sync.models_written,
+  });
   return row;
 }
 

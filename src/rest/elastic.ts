@@ -11,7 +11,7 @@ import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { elasticHealth, elasticLicense, elasticVersionInfo, elasticXpack } from '../shippers/elastic-cluster';
 import { headerReader } from './axiom-api';
 import { describeFrameworkError } from './error-handler';
-import { acceptRawBodies, takeBody, takeIngestTurns } from './ingest-scope';
+import { readIngestBodies, takeBody } from './ingest-scope';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -78,8 +78,7 @@ export async function elasticRoutes(app: FastifyInstance, { services }: RouteOpt
   app.post('/:index/_refresh', { schema: { tags, summary: 'Refresh (events are searchable once acknowledged)' } }, refreshed);
 
   await app.register(async (bulkScope) => {
-    takeIngestTurns(bulkScope, services);
-    acceptRawBodies(bulkScope);
+    readIngestBodies(bulkScope, services);
     const bulk = async (request: FastifyRequest<{ Params: DatasetParams & { index?: string }; Querystring: { filter_path?: string } }>, reply: FastifyReply) => {
       const header = headerReader(request);
       const body = { body: takeBody(request), contentType: header('content-type'), contentEncoding: header('content-encoding') };

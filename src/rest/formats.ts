@@ -16,11 +16,9 @@ export function renderJson(value: unknown, pretty: boolean): string {
   return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
 }
 
-/** One JSON document per line, each line ended by a newline. */
+/** One JSON document per line, lines joined by newlines with none after the last (as modeldb writes them). */
 export function renderJsonLines(rows: readonly unknown[]): string {
-  let out = '';
-  for (const row of rows) out += `${JSON.stringify(row)}\n`;
-  return out;
+  return rows.map((row) => JSON.stringify(row)).join('\n');
 }
 
 /** Every key of the rows, in the order they first appear (the record order). */
@@ -31,13 +29,15 @@ export function columnsOf(rows: readonly Record<string, unknown>[]): string[] {
 }
 
 /**
- * RFC 4180 CSV, one line per row, each ended by a newline. `columns` fixes the columns (e.g.
- * the projected fields); otherwise they are the rows' keys in record order. The header line is
+ * RFC 4180 CSV, one line per row, lines joined by newlines with none after the last (as
+ * modeldb writes them; no rows is an empty body). `columns` fixes the columns (e.g. the
+ * projected fields); otherwise they are the rows' keys in record order. The header line is
  * written only when `headers` is true.
  */
 export function renderCsv(rows: readonly Record<string, unknown>[], columns: readonly string[] | undefined, headers: boolean): string {
+  if (rows.length === 0) return '';
   const fields = columns ?? columnsOf(rows);
-  let out = headers && fields.length > 0 ? `${csvRow(fields)}\n` : '';
-  for (const row of rows) out += `${csvRow(fields.map((field) => row[field]))}\n`;
-  return out;
+  const lines = headers && fields.length > 0 ? [csvRow(fields)] : [];
+  for (const row of rows) lines.push(csvRow(fields.map((field) => row[field])));
+  return lines.join('\n');
 }

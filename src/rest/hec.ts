@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { HEC_CODES } from '../shippers/hec';
 import { headerReader } from './axiom-api';
 import { describeFrameworkError } from './error-handler';
-import { acceptRawBodies, takeBody, takeIngestTurns } from './ingest-scope';
+import { readIngestBodies, takeBody } from './ingest-scope';
 import type { RouteOptions } from './routes';
 
 const tags = ['hec'];
@@ -84,8 +84,7 @@ export async function hecRoutes(app: FastifyInstance, { services }: RouteOptions
         throw error;
       }
     });
-    takeIngestTurns(ingestScope, services);
-    acceptRawBodies(ingestScope);
+    readIngestBodies(ingestScope, services);
 
     const body = (request: FastifyRequest) => {
       const header = headerReader(request);

@@ -1,6 +1,7 @@
 // Ingest routes of the Axiom-compatible API: the dataset ingest endpoint (/v1 and /api/v1), the
 // edge form `/v1/ingest/:dataset`, and the legacy `/api/v1/ingest` whose dataset comes from the
-// query, a header or the token. Bodies arrive raw (any encoding); IngestService reads them.
+// query, a header or the token. Bodies arrive raw (any encoding), read within time, rate and
+// memory limits (ingest-body.ts); IngestService decodes and stores them in an ingest turn.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { soleIngestDataset } from '../auth/principal';
 import { invalidInput } from '../errors';
@@ -9,7 +10,7 @@ import { mediaTypeOf } from '../events/ingest/content';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { LOGPLEX_MEDIA_TYPE } from '../shippers/logplex';
 import { headerReader } from './axiom-api';
-import { acceptRawBodies, takeBody, takeIngestTurns } from './ingest-scope';
+import { readIngestBodies, takeBody } from './ingest-scope';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -46,14 +47,15 @@ function ingestOptionsOf(request: FastifyRequest<{ Querystring: IngestQuery }>):
     csvDelimiter: request.query['csv-delimiter'],
     csvFields: parseCsvFieldsHeader(header('x-axiom-csv-fields')),
     labels: parseLabelsHeader(header('x-axiom-event-labels')),
+    caller: request.principal.tokenId,
   };
 }
 
 export async function ingestRoutes(app: FastifyInstance, { services }: RouteOptions) {
-  takeIngestTurns(app, services);
   // Raw bodies for every media type in this scope only: the service decodes and parses them,
   // so unknown types and encodings get the API's own 415 and every format shares one limit.
-  acceptRawBodies(app);
+  // Each body is read whole, within time, rate and memory limits, before its ingest turn.
+  readIngestBodies(app, services);
 
   const ingest = async (request: FastifyRequest<{ Querystring: IngestQuery }>, datasetName: string) => {
     const dataset = await services.datasets.resolveFor(request.principal, datasetName, 'ingest', 'create');

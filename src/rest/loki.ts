@@ -7,7 +7,7 @@ import { describeError } from '../errors';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { headerReader } from './axiom-api';
 import { describeFrameworkError } from './error-handler';
-import { acceptRawBodies, takeBody, takeIngestTurns } from './ingest-scope';
+import { readIngestBodies, takeBody } from './ingest-scope';
 import type { RouteOptions } from './routes';
 
 function sendText(request: FastifyRequest, reply: FastifyReply, error: FastifyError) {
@@ -26,8 +26,7 @@ export async function lokiRoutes(app: FastifyInstance, { services }: RouteOption
     const token = tokenFromAuthorization(header('authorization'), ['bearer', 'basic']);
     request.principal = await services.auth.authenticateToken(token, header('x-axiom-org-id'));
   });
-  takeIngestTurns(app, services);
-  acceptRawBodies(app);
+  readIngestBodies(app, services);
 
   app.post(
     '/loki/api/v1/push',

@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { encodeErrorStatus, encodeExportResponse, type OtlpEncoding, otlpEncodingOf, type OtlpSignal } from '../shippers/otlp/codec';
 import { headerReader } from './axiom-api';
 import { describeFrameworkError } from './error-handler';
-import { acceptRawBodies, takeBody, takeIngestTurns } from './ingest-scope';
+import { readIngestBodies, takeBody } from './ingest-scope';
 import type { RouteOptions } from './routes';
 
 const CONTENT_TYPE: Record<OtlpEncoding, string> = { protobuf: 'application/x-protobuf', json: 'application/json' };
@@ -39,8 +39,7 @@ export async function otlpRoutes(app: FastifyInstance, { services }: RouteOption
     const header = headerReader(request);
     request.principal = await services.auth.authenticate({ authorization: header('authorization'), orgId: header('x-axiom-org-id') });
   });
-  takeIngestTurns(app, services);
-  acceptRawBodies(app);
+  readIngestBodies(app, services);
 
   const route = (signal: OtlpSignal, summary: string) =>
     app.post(

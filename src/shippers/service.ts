@@ -1,6 +1,7 @@
 // The shippers' entry points, shared by their REST doors: each format's parser turns a request
 // body into events for the ingest service, which applies the limits, the per-event failures and
-// the one-transaction write that every ingest path shares.
+// the one-transaction write that every ingest path shares. Decoding, reading and writing a body
+// happen in an ingest turn of the sending token, shared fairly as for the API's own formats.
 import { type Principal, soleIngestDataset } from '../auth/principal';
 import { DomainError } from '../errors';
 import type { DatasetService } from '../events/datasets';
@@ -51,8 +52,10 @@ export class ShipperService {
 
   /** Heroku log drains: octet-counted RFC 5424 frames (`application/logplex-1`). */
   async logplex(dataset: DatasetRef, request: IngestBody, options: IngestOptions = {}): Promise<IngestStatus> {
-    const decoded = await this.ingest.decode(request);
-    return (await this.ingest.ingestDecoded(dataset, decoded, readLogplexBody, options)).status;
+    return this.ingest.inTurn(options.caller, async () => {
+      const decoded = await this.ingest.decode(request);
+      return (await this.ingest.ingestDecoded(dataset, decoded, readLogplexBody, options)).status;
+    });
   }
 
   /**
@@ -72,14 +75,13 @@ export class ShipperService {
     const dataset = await this.datasets.resolveFor(principal, name, 'ingest', 'create');
     // Attributes outside the semantic conventions are kept whole in this map field, as Axiom does.
     await this.mapFields.ensure(dataset, CUSTOM_ATTRIBUTES_FIELD);
-    const decoded = await this.ingest.decode(request);
     const read: BodyReader = (body, visit) =>
       refuseUnreadable(`an OTLP ${signal} export`, () =>
         signal === 'traces'
           ? readSpans(body, encoding, visit)
           : readLogRecords(body, encoding, visit),
       );
-    const outcome = await this.ingest.ingestDecoded(dataset, decoded, read);
+    const outcome = await this.ingest.inTurn(principal.tokenId, async () => this.ingest.ingestDecoded(dataset, await this.ingest.decode(request), read));
     const first = outcome.failures[0];
     if (!first) return undefined;
     const items = signal === 'traces' ? 'spans' : 'log records';
@@ -98,9 +100,11 @@ export class ShipperService {
     if (mediaType !== 'application/json' && mediaType !== 'application/x-protobuf') {
       throw unsupportedMediaType(`unsupported content type "${mediaType}": send application/x-protobuf (snappy) or application/json`);
     }
-    const decoded = await this.ingest.decode(request);
-    if (mediaType === 'application/json') return this.ingest.ingestDecoded(dataset, decoded, readLokiJson);
-    return this.ingest.ingestDecoded(dataset, unsnappy(decoded, MAX_BODY_BYTES), readLokiProtobuf);
+    return this.ingest.inTurn(principal.tokenId, async () => {
+      const decoded = await this.ingest.decode(request);
+      if (mediaType === 'application/json') return this.ingest.ingestDecoded(dataset, decoded, readLokiJson);
+      return this.ingest.ingestDecoded(dataset, unsnappy(decoded, MAX_BODY_BYTES), readLokiProtobuf);
+    });
   }
 
   /**
@@ -110,13 +114,14 @@ export class ShipperService {
   async elasticBulk(principal: Principal, datasetName: string, request: IngestBody, pathIndex?: string, filterPath?: string): Promise<string> {
     const started = Date.now();
     const dataset = await this.datasets.resolveFor(principal, datasetName, 'ingest', 'create');
-    const decoded = await this.ingest.decode(request);
     const filter = parseFilterPath(filterPath);
     let parsed: ParsedBulk | undefined;
-    const outcome = await this.ingest.ingestDecoded(dataset, decoded, (body, visit) => {
-      parsed = readBulk(body, pathIndex || dataset.name, visit);
-      return parsed.count;
-    });
+    const outcome = await this.ingest.inTurn(principal.tokenId, async () =>
+      this.ingest.ingestDecoded(dataset, await this.ingest.decode(request), (body, visit) => {
+        parsed = readBulk(body, pathIndex || dataset.name, visit);
+        return parsed.count;
+      }),
+    );
     return bulkResponseJson(parsed!, outcome.failures, Date.now() - started, filter);
   }
 
@@ -125,18 +130,22 @@ export class ShipperService {
    * else the one dataset the token may ingest into; one that cannot be resolved is HEC code 7.
    */
   async hecEvents(principal: Principal, request: IngestBody, index: string | undefined): Promise<IngestOutcome> {
-    const decoded = await this.ingest.decode(request);
-    const { events, firstIndex } = parseHecEnvelopes(decoded);
-    const dataset = await this.hecDataset(principal, index || firstIndex);
-    return this.ingest.ingestDecoded(dataset, decoded, eventsReader(events));
+    // The envelopes name the dataset, so they are read (in the turn) before it is resolved.
+    return this.ingest.inTurn(principal.tokenId, async () => {
+      const decoded = await this.ingest.decode(request);
+      const { events, firstIndex } = parseHecEnvelopes(decoded);
+      const dataset = await this.hecDataset(principal, index || firstIndex);
+      return this.ingest.ingestDecoded(dataset, decoded, eventsReader(events));
+    });
   }
 
   /** Splunk HEC raw text: one event per line in `_raw`, with the query's host, source and sourcetype. */
   async hecRaw(principal: Principal, request: IngestBody, metadata: RawMetadata): Promise<IngestOutcome> {
     const dataset = await this.hecDataset(principal, metadata.index);
-    const decoded = await this.ingest.decode(request);
     const json = mediaTypeOf(request.contentType) === 'application/json';
-    return this.ingest.ingestDecoded(dataset, decoded, (body, visit) => readHecRaw(body, metadata, json, visit));
+    return this.ingest.inTurn(principal.tokenId, async () =>
+      this.ingest.ingestDecoded(dataset, await this.ingest.decode(request), (body, visit) => readHecRaw(body, metadata, json, visit)),
+    );
   }
 
   private async hecDataset(principal: Principal, name: string | undefined): Promise<DatasetRef> {

@@ -134,7 +134,7 @@ describe('record mapping', () => {
     });
   });
 
-  it('puts the documented fields first, then passes LiteLLM properties through without the replaced ones', () => {
+  it('orders keys as modeldb does: known source keys, other source keys, added keys, capability flags; replaced keys removed', () => {
     const model = record('claude-3-opus-20240229', {
       litellm_provider: 'anthropic',
       mode: 'chat',
@@ -147,9 +147,75 @@ describe('record mapping', () => {
       tool_use_system_prompt_tokens: 395,
       deprecation_date: '2026-05-01',
     });
-    expect(Object.keys(model)).toEqual([...DOCUMENTED_FIELDS, 'max_tokens', 'supports_prompt_caching', 'tool_use_system_prompt_tokens']);
+    expect(Object.keys(model)).toEqual([
+      // source keys modeldb's schema knows, in its order (litellm_provider, mode and the cache costs removed)
+      'input_cost_per_token',
+      'output_cost_per_token',
+      'deprecation_date',
+      // the other source keys, in file order
+      'max_tokens',
+      'supports_prompt_caching',
+      'tool_use_system_prompt_tokens',
+      // the added keys not already there
+      'model_id',
+      'model_name',
+      'provider_id',
+      'provider_name',
+      'max_input_tokens',
+      'max_output_tokens',
+      'input_cost_per_million',
+      'output_cost_per_million',
+      'cache_read_cost_per_token',
+      'cache_read_cost_per_million',
+      'cache_write_cost_per_token',
+      'cache_write_cost_per_million',
+      'model_type',
+      // capability defaults
+      'supports_function_calling',
+      'supports_vision',
+      'supports_json_mode',
+      'supports_parallel_functions',
+    ]);
+    expect(new Set(Object.keys(model))).toEqual(new Set([...DOCUMENTED_FIELDS, 'max_tokens', 'supports_prompt_caching', 'tool_use_system_prompt_tokens']));
     expect(model.cache_write_cost_per_million).toBeCloseTo(18.75, 10);
     expect(model.deprecation_date).toBe('2026-05-01');
+
+    const flagged = record('flagged-model', {
+      litellm_provider: 'openai',
+      supports_vision: true,
+      extra: 1,
+      supports_response_schema: true,
+      supports_parallel_function_calling: false,
+      max_input_tokens: 100,
+      mode: 'chat',
+    });
+    expect(Object.keys(flagged)).toEqual([
+      'supports_parallel_function_calling',
+      'supports_vision',
+      'supports_response_schema',
+      'max_input_tokens',
+      'extra',
+      'model_id',
+      'model_name',
+      'provider_id',
+      'provider_name',
+      'max_output_tokens',
+      'input_cost_per_token',
+      'input_cost_per_million',
+      'output_cost_per_token',
+      'output_cost_per_million',
+      'cache_read_cost_per_token',
+      'cache_read_cost_per_million',
+      'cache_write_cost_per_token',
+      'cache_write_cost_per_million',
+      'model_type',
+      'deprecation_date',
+      // added from the legacy flags, then the capability default still missing
+      'supports_json_mode',
+      'supports_parallel_functions',
+      'supports_function_calling',
+    ]);
+    expect([flagged.supports_vision, flagged.supports_json_mode, flagged.supports_parallel_functions, flagged.supports_function_calling]).toEqual([true, true, false, false]);
   });
 
   it('skips entries the reference would not accept, saying why', () => {

@@ -61,7 +61,19 @@ describe('GET /api/v1/models', () => {
   it('serves the documented record shape with LiteLLM properties passed through', async () => {
     const models = await json('/api/v1/models?providers=openai');
     const gpt4o = models.find((model: any) => model.model_id === 'gpt-4o');
-    expect(Object.keys(gpt4o).slice(0, DOCUMENTED_FIELDS.length)).toEqual([...DOCUMENTED_FIELDS]);
+    // modeldb's key order: known LiteLLM keys, other LiteLLM keys, then the added ones.
+    expect(Object.keys(gpt4o).slice(0, 9)).toEqual([
+      'supports_function_calling',
+      'supports_parallel_function_calling',
+      'supports_vision',
+      'supports_response_schema',
+      'input_cost_per_token',
+      'output_cost_per_token',
+      'max_input_tokens',
+      'max_output_tokens',
+      'max_tokens',
+    ]);
+    for (const field of DOCUMENTED_FIELDS) expect(gpt4o).toHaveProperty(field);
     expect(gpt4o).toMatchObject({
       model_name: 'GPT-4o',
       provider_name: 'OpenAI',
@@ -151,17 +163,38 @@ describe('GET /api/v1/models', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     const body = await response.text();
-    expect(body.split('\n')[0]).toMatch(/^grok-2,Grok 2,xai,xAI,131072,/);
+    // grok-2's record in modeldb's key order; costs per million are 2e-6 and 1e-5 times a million.
+    expect(body).toBe('true,0.000002,0.00001,131072,131072,grok-2,Grok 2,xai,xAI,2,10,0,0,0,0,chat,,false,false,false');
 
     const withHeaders = await (await get('/api/v1/models?format=csv&headers=true&providers=openai')).text();
     const header = withHeaders.split('\n')[0]!.split(',');
-    expect(header.slice(0, DOCUMENTED_FIELDS.length)).toEqual([...DOCUMENTED_FIELDS]);
-    // Then each passed-through property where it first appears: dall-e-3, gpt-4o, gpt-4o-mini, ...
-    expect(header.slice(DOCUMENTED_FIELDS.length)).toEqual([
+    // The first row's keys (dall-e-3: output_cost_per_token and input_cost_per_pixel from LiteLLM,
+    // then the added keys), then keys only later rows have, where they first appear.
+    expect(header).toEqual([
+      'output_cost_per_token',
       'input_cost_per_pixel',
-      'max_tokens',
+      'model_id',
+      'model_name',
+      'provider_id',
+      'provider_name',
+      'max_input_tokens',
+      'max_output_tokens',
+      'input_cost_per_token',
+      'input_cost_per_million',
+      'output_cost_per_million',
+      'cache_read_cost_per_token',
+      'cache_read_cost_per_million',
+      'cache_write_cost_per_token',
+      'cache_write_cost_per_million',
+      'model_type',
+      'deprecation_date',
+      'supports_function_calling',
+      'supports_vision',
+      'supports_json_mode',
+      'supports_parallel_functions',
       'supports_parallel_function_calling',
       'supports_response_schema',
+      'max_tokens',
       'supports_prompt_caching',
       'supported_endpoints',
       'notes',
@@ -179,8 +212,8 @@ describe('GET /api/v1/models', () => {
 
   it('writes CSV columns of the projection, in its order', async () => {
     const body = await (await get('/api/v1/models?format=csv&headers=true&project=provider_id,model_id,notes&prefixes=gpt-4o')).text();
-    expect(body).toBe('provider_id,model_id,notes\nopenai,gpt-4o,\nopenai,gpt-4o-mini,"fast, ""cheap""\nand good"\n');
-    expect(await (await get('/api/v1/models?format=csv&headers=false&project=model_id&providers=xai')).text()).toBe('grok-2\n');
+    expect(body).toBe('provider_id,model_id,notes\nopenai,gpt-4o,\nopenai,gpt-4o-mini,"fast, ""cheap""\nand good"');
+    expect(await (await get('/api/v1/models?format=csv&headers=false&project=model_id&providers=xai')).text()).toBe('grok-2');
   });
 
   it('answers JSON Lines as application/x-ndjson, one model per line', async () => {
@@ -239,9 +272,9 @@ describe('GET /api/v1/models/:id', () => {
 
   it('answers CSV and JSON Lines', async () => {
     expect(await (await get('/api/v1/models/grok-2?format=csv&project=model_id,provider_id&headers=true')).text()).toBe(
-      'model_id,provider_id\ngrok-2,xai\n',
+      'model_id,provider_id\ngrok-2,xai',
     );
-    expect(await (await get('/api/v1/models/grok-2?format=csv&project=model_id')).text()).toBe('grok-2\n');
+    expect(await (await get('/api/v1/models/grok-2?format=csv&project=model_id')).text()).toBe('grok-2');
     const lines = (await (await get('/api/v1/models/openrouter/openai/gpt-4o?format=jsonl')).text()).trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!).model_id).toBe('openrouter/openai/gpt-4o');

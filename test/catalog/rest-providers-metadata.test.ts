@@ -59,14 +59,15 @@ describe('GET /api/v1/providers', () => {
 
   it('flattens to one row per model with a leading provider column in CSV and JSON Lines', async () => {
     const csv = await (await get('/api/v1/providers?format=csv&headers=true&filter=google,xai&project=model_id,model_type')).text();
-    expect(csv).toBe('provider,model_id,model_type\ngoogle,2.5-pro,chat\ngoogle,gemma-3-27b-it,chat\nxai,grok-2,chat\n');
+    expect(csv).toBe('provider,model_id,model_type\ngoogle,2.5-pro,chat\ngoogle,gemma-3-27b-it,chat\nxai,grok-2,chat');
     const full = parse(await (await get('/api/v1/providers?format=csv&headers=true')).text(), { columns: true }) as Record<string, string>[];
     expect(full).toHaveLength(26);
-    expect(Object.keys(full[0]!).slice(0, 3)).toEqual(['provider', 'model_id', 'model_name']);
-    expect((await (await get('/api/v1/providers?format=csv&filter=xai&project=model_id')).text())).toBe('xai,grok-2\n');
+    expect(Object.keys(full[0]!)[0]).toBe('provider');
+    expect(Object.keys(full[0]!)).toEqual(expect.arrayContaining(['model_id', 'model_name', 'provider_id']));
+    expect((await (await get('/api/v1/providers?format=csv&filter=xai&project=model_id')).text())).toBe('xai,grok-2');
     const response = await get('/api/v1/providers?format=jsonl&filter=xai,acme&project=model_id');
     expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
-    expect(await response.text()).toBe('{"provider":"acme","model_id":"acme_ai/mystery-model"}\n{"provider":"xai","model_id":"grok-2"}\n');
+    expect(await response.text()).toBe('{"provider":"acme","model_id":"acme_ai/mystery-model"}\n{"provider":"xai","model_id":"grok-2"}');
   });
 
   it('rejects invalid parameters', async () => {
@@ -89,8 +90,8 @@ describe('GET /api/v1/providers/:id', () => {
   });
 
   it('answers CSV and JSON Lines', async () => {
-    expect(await (await get('/api/v1/providers/google?format=csv&headers=true&project=model_id')).text()).toBe('model_id\n2.5-pro\ngemma-3-27b-it\n');
-    expect(await (await get('/api/v1/providers/xai?format=jsonl&project=model_id&pretty')).text()).toBe('{"model_id":"grok-2"}\n');
+    expect(await (await get('/api/v1/providers/google?format=csv&headers=true&project=model_id')).text()).toBe('model_id\n2.5-pro\ngemma-3-27b-it');
+    expect(await (await get('/api/v1/providers/xai?format=jsonl&project=model_id&pretty')).text()).toBe('{"model_id":"grok-2"}');
   });
 
   it('answers 404 as JSON or CSV; ids are case-sensitive', async () => {
@@ -148,7 +149,17 @@ describe('GET /api/v1/metadata', () => {
       type_chat: '18',
       capability_supports_vision: '7',
     });
-    expect((await (await get('/api/v1/metadata?format=csv')).text()).split('\n')).toHaveLength(2);
+    // modeldb's columns first, in its order; the sync counts this catalog adds at the end.
+    const header = csv.split('\n')[0]!.split(',');
+    expect(header.slice(0, 7)).toEqual(['source', 'generated_at', 'model_count', 'schema_version', 'total_providers', 'total_active', 'total_deprecated']);
+    expect(header.slice(-4)).toEqual(['source_kind', 'models_read', 'models_skipped', 'models_written']);
+    const groups = header.slice(7, -4).map((column) => column.split('_')[0]);
+    expect(groups).toEqual([...groups].sort((a, b) => ['provider', 'type', 'capability'].indexOf(a!) - ['provider', 'type', 'capability'].indexOf(b!)));
+    expect(new Set(groups)).toEqual(new Set(['provider', 'type', 'capability']));
+    // One line without headers, and no newline after it.
+    const bare = await (await get('/api/v1/metadata?format=csv')).text();
+    expect(bare.split('\n')).toHaveLength(1);
+    expect(bare.endsWith('\n')).toBe(false);
     const lines = (await (await get('/api/v1/metadata?format=jsonl')).text()).trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!).model_count).toBe(26);

@@ -120,7 +120,13 @@ describe('dataset management (v1, /api/v1 and v2)', () => {
     it('sees only the datasets it holds capabilities on', async () => {
       const list = (await (await send('GET', '/v2/datasets', undefined, ingestOnly)).json()) as any[];
       expect(list.map((d) => d.name)).toEqual(['shipped']);
-      expect((await send('GET', '/v2/datasets/web-logs', undefined, ingestOnly)).status).toBe(403);
+      // A dataset it holds nothing on answers as one that does not exist.
+      const hidden = await send('GET', '/v2/datasets/web-logs', undefined, ingestOnly);
+      const missing = await send('GET', '/v2/datasets/no-such-dataset', undefined, ingestOnly);
+      expect(hidden.status).toBe(404);
+      expect(missing.status).toBe(404);
+      expect(((await hidden.json()) as any).error).toBe('dataset "web-logs" not found');
+      expect(((await missing.json()) as any).error).toBe('dataset "no-such-dataset" not found');
     });
 
     it('cannot create, update, delete or trim', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileGoLayout } from '../../src/events/ingest/go-time-layout';
 import { MAX_EVENT_BYTES } from '../../src/events/ingest/limits';
-import { fieldTypeOf, measureEventSizes, type PrepareOptions, prepareEvents, rowOf, valueAtPath } from '../../src/events/ingest/prepare';
+import { fieldTypeOf, measureEventSize, type PrepareOptions, prepareEvents, rowOf, valueAtPath } from '../../src/events/ingest/prepare';
 import { Timespan } from '../../src/events/ingest/timespan';
 
 const receivedAt = new Date('2025-06-15T12:00:00Z');
@@ -208,11 +208,30 @@ describe('events that fail alone', () => {
     const big = { blob: 'x'.repeat(MAX_EVENT_BYTES) };
     const small = { blob: 'x'.repeat(MAX_EVENT_BYTES - 100) };
     const events = [big, small];
-    const sizes = measureEventSizes(events);
+    const sizes = events.map(measureEventSize);
     expect(sizes[0]).toBeGreaterThan(MAX_EVENT_BYTES);
     expect(sizes[1]).toBeLessThanOrEqual(MAX_EVENT_BYTES);
     const batch = prepareEvents(events, options, sizes);
     expect(batch.positions).toEqual([1]);
     expect(batch.failures[0]!.error).toBe(`event is ${sizes[0]} bytes, more than the 1048576 bytes an event may take`);
+  });
+
+  it('fails an event nested deeper than 100 levels alone, however it nests, and keeps the others', () => {
+    let deepObject: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 10_000; i++) deepObject = { a: deepObject };
+    let deepArray: unknown = [1];
+    for (let i = 0; i < 10_000; i++) deepArray = [deepArray];
+    // 99 levels of objects under the event: 100 with the event itself, the most allowed.
+    let fits: Record<string, unknown> = { z: 1 };
+    for (let i = 0; i < 98; i++) fits = { y: fits };
+    const events = [{ ok: 1 }, { nested: deepObject }, { list: deepArray }, { f: fits }, { ok: 2 }];
+    // Lazily measured sizes: a depth failure must come before serializing the event.
+    const batch = prepareEvents(events, options, events.map((event) => () => measureEventSize(event)));
+    expect(batch.positions).toEqual([0, 3, 4]);
+    // Nested objects reach the 200-byte field name limit about as soon as the depth limit.
+    expect(batch.failures.map((failure) => failure.index)).toEqual([1, 2]);
+    expect(batch.failures[0]!.error).toMatch(/deeper than 100 levels|is longer than 200 bytes/);
+    expect(batch.failures[1]!.error).toBe('the event nests objects and arrays deeper than 100 levels');
+    expect(batch.fields.map((field) => field.name)).toContain(`f.${'y.'.repeat(98)}z`);
   });
 });

@@ -184,6 +184,21 @@ describe('query endpoints', () => {
       expect((await post('/v1/datasets/http-logs/ingest', [{ a: 1 }], writer)).status).toBe(200);
       expect((await post('/v1/datasets/http-logs/query', { startTime: 'now-1h', endTime: 'now', resolution: 'auto' }, writer)).status).toBe(403);
     });
+
+    it('answers a dataset the token holds nothing on exactly as a missing one, in every door', async () => {
+      const created = await post('/v2/tokens', { name: 'elsewhere', datasetCapabilities: { 'some-other-dataset': { query: ['read'], ingest: ['create'] } } });
+      const stranger = ((await created.json()) as any).token as string;
+      const answers = async (dataset: string) => {
+        const aplAnswer = await post('/v1/datasets/_apl?format=tabular', { apl: `['${dataset}'] | count` }, stranger);
+        const legacyAnswer = await post(`/v1/datasets/${dataset}/query`, { startTime: 'now-1h', endTime: 'now', resolution: 'auto' }, stranger);
+        const ingestAnswer = await post(`/v1/datasets/${dataset}/ingest`, [{ a: 1 }], stranger);
+        const bodies = await Promise.all([aplAnswer, legacyAnswer, ingestAnswer].map(async (response) => [response.status, ((await response.json()) as any).error]));
+        return JSON.stringify(bodies).replaceAll(dataset, 'DATASET');
+      };
+      const hidden = await answers('http-logs');
+      expect(hidden).toBe(await answers('never-existed'));
+      expect(JSON.parse(hidden).map(([status]: [number]) => status)).toEqual([404, 404, 404]);
+    });
   });
 
   it('cancels a query past QUERY_TIMEOUT_MS with a clear error, without blocking ingest', async () => {

@@ -10,8 +10,16 @@ export interface CompiledSql {
   params: SqlValue[];
 }
 
+export interface CompileOptions {
+  /** Longest string the statement may compute; a longer one fails it (see STRING_TOO_LONG). */
+  maxStringBytes?: number;
+}
+
+/** The text of the error a statement raises when a computed string passes `maxStringBytes`. */
+export const STRING_TOO_LONG = 'a string computed by the query is longer than';
+
 export interface SqlDialect {
   readonly name: string;
   /** A statement returning `columns` (in order) of the relation. */
-  compile(rel: Rel, columns: RelColumn[]): CompiledSql;
+  compile(rel: Rel, columns: RelColumn[], options?: CompileOptions): CompiledSql;
 }

@@ -2,9 +2,10 @@
 // cursor, limits), compile for the dialect, execute within the time budget, and shape the
 // answer as a QueryResult.
 import { type DatasetSchema, SYSTEM_FIELDS } from '../../events/layout';
-import { DomainError, invalidInput, notFound } from '../../errors';
-import type { CompiledSql, SqlDialect } from '../dialect/dialect';
+import { DomainError, invalidInput, notFound, timedOut, unavailable } from '../../errors';
+import { type CompiledSql, type SqlDialect, STRING_TOO_LONG } from '../dialect/dialect';
 import { duckdbDialect } from '../dialect/duckdb';
+import { checkSyntaxLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from '../limits';
 import { type AnalyzedQuery, analyze } from '../semantic/analyzer';
 import { datasetReferencesOf, matchesDatasetPattern } from '../semantic/references';
 import { autoBinSpan } from '../semantic/functions';
@@ -29,10 +30,14 @@ export interface EngineDeps {
   runner: QueryRunner;
   /** Server maximum rows per query (`MAX_QUERY_ROWS`). */
   maxQueryRows: number;
-  /** Time budget of one query (`QUERY_TIMEOUT_MS`). */
+  /** Time budget of one query (`QUERY_TIMEOUT_MS`), for every stage from parsing to the answer. */
   queryTimeoutMs: number;
+  /** Largest result a query may read (`QUERY_MAX_RESULT_BYTES`); unbounded when undefined. */
+  maxResultBytes?: number;
   /** Key that signs cursors. */
   cursorKey: string | Buffer;
+  /** What one query may ask of the engine (default DEFAULT_QUERY_LIMITS). */
+  limits?: QueryLimits;
   /** The clock, in epoch nanoseconds (tests pin it). */
   now?: () => bigint;
   dialect?: SqlDialect;
@@ -73,18 +78,29 @@ export interface PreparedQuery {
 
 /** Parses and runs an APL query. */
 export async function executeApl(request: AplRequest, deps: EngineDeps): Promise<QueryResult> {
-  return executeQuery(parseQuery(request.apl), request, deps);
+  const started = performance.now();
+  const query = parseQuery(request.apl, deps.limits ?? DEFAULT_QUERY_LIMITS);
+  return executeQuery(query, request, deps, started);
 }
 
 /** Runs an already parsed query (the legacy query request arrives this way). */
-export async function executeQuery(query: Query, request: Omit<AplRequest, 'apl'>, deps: EngineDeps): Promise<QueryResult> {
-  const started = performance.now();
+export async function executeQuery(query: Query, request: Omit<AplRequest, 'apl'>, deps: EngineDeps, started = performance.now()): Promise<QueryResult> {
+  // One budget for every stage: what compiling used is not left for the statement.
+  const remaining = () => {
+    const left = deps.queryTimeoutMs - (performance.now() - started);
+    if (left <= 0) throw timedOut(`the query ran longer than its time budget of ${deps.queryTimeoutMs} ms and was cancelled`);
+    return left;
+  };
   const prepared = await prepareQuery(query, request, deps);
-  const rows = await runStatement(prepared.statement, request, deps);
-  return buildResult(prepared, rows, request, deps, started);
+  const rows = await runStatement(prepared.statement, request, deps, Math.ceil(remaining()));
+  const result = buildResult(prepared, rows, request, deps, started);
+  remaining();
+  return result;
 }
 
 export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'>, deps: EngineDeps): Promise<PreparedQuery> {
+  const limits = deps.limits ?? DEFAULT_QUERY_LIMITS;
+  checkSyntaxLimits(query, limits);
   const now = (deps.now ?? nowNanos)();
   const window = requestWindow(request, now);
   const schemas = await resolveReferences(query, deps);
@@ -94,6 +110,7 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
     datasets,
     context: { nowNanos: now, autoBinSpan: autoBinSpan(windowNanos), cursorKey: deps.cursorKey, ...(windowNanos !== undefined ? { windowNanos } : {}) },
     ...(request.variables ? { variables: request.variables } : {}),
+    limits,
   });
   let rel = analyzed.rel;
 
@@ -129,7 +146,7 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   }
 
   const { columns, identity } = outputColumns(analyzed, rel);
-  const statement = (deps.dialect ?? duckdbDialect).compile(rel, columns);
+  const statement = (deps.dialect ?? duckdbDialect).compile(rel, columns, { maxStringBytes: limits.maxStringBytes });
   return { analyzed, statement, columns, ...(identity ? { identityPositions: identity } : {}), effectiveLimit, window, nowNanos: now, datasets: schemas };
 }
 
@@ -170,6 +187,8 @@ function requestWindow(request: Omit<AplRequest, 'apl'>, now: bigint): { startNa
     if (value === undefined || value === '') return undefined;
     const nanos = parseRequestTime(value, now);
     if (nanos === undefined) throw invalidInput(`${which} must be an RFC 3339 time or relative to now (e.g. now-1h), got "${value}"`, { [which]: value });
+    // Event times are nanoseconds in a signed 64-bit integer: 1677-09-21 to 2262-04-11.
+    if (nanos < -(2n ** 63n) || nanos >= 2n ** 63n) throw invalidInput(`${which} "${value}" lies outside the range of event times (1677 to 2262)`, { [which]: value });
     return nanos;
   };
   const startNanos = parse(request.startTime, 'startTime');
@@ -208,13 +227,25 @@ function outputColumns(analyzed: AnalyzedQuery, rel: Rel): { columns: RelColumn[
   return { columns, identity: { time: position(timeId), rowId: position(rowIdId), sysTime: position(sysTimeId) } };
 }
 
-async function runStatement(statement: CompiledSql, request: Omit<AplRequest, 'apl'>, deps: EngineDeps): Promise<RowValue[][]> {
+async function runStatement(statement: CompiledSql, request: Omit<AplRequest, 'apl'>, deps: EngineDeps, timeoutMs: number): Promise<RowValue[][]> {
   try {
-    const { rows } = await deps.runner.run(statement, { timeoutMs: deps.queryTimeoutMs, ...(request.signal ? { signal: request.signal } : {}) });
+    const { rows } = await deps.runner.run(statement, {
+      timeoutMs,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(deps.maxResultBytes !== undefined ? { maxResultBytes: deps.maxResultBytes } : {}),
+    });
     return rows;
   } catch (error) {
+    if (error instanceof DomainError && error.kind === 'timeout' && !request.signal?.aborted) {
+      throw timedOut(`the query ran longer than its time budget of ${deps.queryTimeoutMs} ms and was cancelled`);
+    }
     if (error instanceof DomainError) throw error;
     const message = error instanceof Error ? error.message : String(error);
+    const tooLong = message.indexOf(STRING_TOO_LONG);
+    if (tooLong >= 0) throw invalidInput(`the query could not run: ${message.slice(tooLong).split('\n')[0]}`);
+    if (/^Out of Memory Error/.test(message)) {
+      throw unavailable('the query needs more memory than the event store has free (DUCKDB_MEMORY_LIMIT): narrow it, or retry later');
+    }
     // Failures caused by the data meeting the query (bad regex, impossible conversion) are the caller's.
     if (/^(Conversion|Out of Range|Invalid Input) Error/.test(message)) {
       throw invalidInput(`the query could not run: ${message.split('\n')[0]}`);

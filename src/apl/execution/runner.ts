@@ -11,6 +11,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Cancel when the caller goes away (client disconnect). */
   signal?: AbortSignal;
+  /** Refuse a result larger than this many bytes (a `limit_exceeded` domain error). */
+  maxResultBytes?: number;
 }
 
 export interface QueryRunner {

@@ -7,16 +7,21 @@ export interface SqlQueryable {
   query(
     sql: string,
     params: (string | number | bigint | boolean | null)[] | undefined,
-    options: { timeoutMs?: number; signal?: AbortSignal; rowValues?: 'js' | 'duckdb' },
+    options: { timeoutMs?: number; signal?: AbortSignal; rowValues?: 'js' | 'duckdb'; maxResultBytes?: number },
   ): Promise<{ rows: unknown[][] }>;
 }
 
 export function runnerOver(store: SqlQueryable): QueryRunner {
   return {
-    async run(statement, { timeoutMs, signal }) {
+    async run(statement, { timeoutMs, signal, maxResultBytes }) {
       // No parameters: the statement runs directly instead of prepare, bind, execute.
       const params = statement.params.length ? statement.params : undefined;
-      const { rows } = await store.query(statement.sql, params, { timeoutMs, ...(signal ? { signal } : {}), rowValues: 'duckdb' });
+      const { rows } = await store.query(statement.sql, params, {
+        timeoutMs,
+        ...(signal ? { signal } : {}),
+        ...(maxResultBytes !== undefined ? { maxResultBytes } : {}),
+        rowValues: 'duckdb',
+      });
       return { rows: rows as RowValue[][] };
     },
   };

@@ -19,6 +19,7 @@ import type {
   UnionOptions,
 } from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
+import { checkPlanExpressions, DEFAULT_QUERY_LIMITS, ExpandedMeasure, type QueryLimits, tooManyOperators, tooMuchExpansion } from '../limits';
 import { AGGREGATE_FUNCTIONS, type AggregateOutput, type AggregationInfo } from './aggregates';
 import { Binder, columnRef, displayName, findColumn, type Scope, STAR, visibleNames } from './binder';
 import { CallSite, type QueryContext } from './call-site';
@@ -90,6 +91,7 @@ export interface AnalyzeOptions {
   context: QueryContext;
   /** Request variables, visible to the query as `let` bindings. */
   variables?: Record<string, unknown>;
+  limits?: QueryLimits;
 }
 
 /** Dataset names a query reads (sources not bound by `let`), for resolving them up front. */
@@ -122,22 +124,41 @@ export interface Env {
 
 const MAX_CALL_DEPTH = 32;
 
+/**
+ * How many times the expression limit the binder may bind (nodes but literals, every expansion of
+ * a function body or let counted), however little of it stays in the plan.
+ */
+const BINDING_WORK_FACTOR = 4;
+
 export class Analyzer {
   private nextId = 0;
-  readonly binder = new Binder();
+  readonly binder: Binder;
   env: Env = { scalars: new Map(), tables: new Map(), functions: new Map(), aliases: new Map() };
   private readonly scans: Extract<Rel, { op: 'scan' }>[] = [];
   /** `set stricttypes`: comparisons need operands of the same type. */
   strictTypes = false;
   private callDepth = 0;
+  readonly limits: QueryLimits;
+  private readonly expanded: ExpandedMeasure;
+  /** Tabular operators analyzed so far; a tabular let or function is analyzed again wherever it is used. */
+  private operators = 0;
+  /** Syntax nodes bound so far (see BINDING_WORK_FACTOR). */
+  private bound = 0;
 
-  constructor(readonly options: AnalyzeOptions) {}
+  constructor(readonly options: AnalyzeOptions) {
+    this.limits = options.limits ?? DEFAULT_QUERY_LIMITS;
+    this.expanded = new ExpandedMeasure(this.limits);
+    this.binder = new Binder((pos) => {
+      if (++this.bound > BINDING_WORK_FACTOR * this.limits.maxExpressionNodes) throw tooMuchExpansion(pos, this.limits);
+    });
+  }
 
   run(query: Query): AnalyzedQuery {
     for (const option of query.options ?? []) applyQueryOption(this, option);
     for (const [name, value] of Object.entries(this.options.variables ?? {})) this.env.scalars.set(name, variableLiteral(value));
     this.bindLets(query.lets);
     const stage = this.tabular(query.body);
+    checkPlanExpressions(stage.rel, this.expanded, this.limits);
     return {
       rel: stage.rel,
       ...(stage.identity ? { identity: stage.identity } : {}),
@@ -176,8 +197,15 @@ export class Analyzer {
           continue;
         }
       }
-      env.scalars.set(statement.name, this.binder.bind(expr, this.scope([])));
+      const bound = this.binder.bind(expr, this.scope([]));
+      this.checkExpanded(bound, statement.pos);
+      env.scalars.set(statement.name, bound);
     }
+  }
+
+  /** Refuses an expression that stands for too much once its let names and function calls are expanded. */
+  checkExpanded(expr: TExpr, pos: Position): void {
+    this.expanded.check(expr, pos);
   }
 
   /** Runs `body` with `env` as the names in scope. */
@@ -221,6 +249,8 @@ export class Analyzer {
   // ---- sources ---------------------------------------------------------------------------
 
   tabular(tabular: Tabular): Stage {
+    this.operators += 1 + tabular.operators.length;
+    if (this.operators > this.limits.maxOperators) throw tooManyOperators(tabular.pos, this.limits);
     let stage = this.source(tabular.source);
     for (const op of tabular.operators) stage = this.operator(stage, op);
     return stage;

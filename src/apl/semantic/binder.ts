@@ -1,7 +1,7 @@
 // Binds scalar expressions of the syntax tree to typed expressions over the columns in
 // scope: resolves names (fields, flattened dot names, dynamic paths, let bindings), infers
 // types, inserts conversions and maps every operator to a canonical call.
-import type { Arg, Expr, Tabular } from '../syntax/ast';
+import type { Arg, Expr, LiteralValue, Tabular } from '../syntax/ast';
 import { type Position, semanticError } from '../syntax/position';
 import { AGGREGATE_FUNCTIONS } from './aggregates';
 import { CallSite, type QueryContext, type RowScope } from './call-site';
@@ -102,11 +102,32 @@ function pathSegments(expr: Expr): { root: Expr; segments: (string | number)[] }
   return { root: expr, segments: [] };
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Longs, timespans and datetimes are 64-bit integers (nanoseconds for the last two). */
+function checkLiteralRange(value: LiteralValue, pos: Position): void {
+  const number = value.type === 'int' ? value.value : value.type === 'timespan' || value.type === 'datetime' ? value.nanos : undefined;
+  if (number !== undefined && (number < INT64_MIN || number > INT64_MAX)) {
+    const what = value.type === 'int' ? 'a long (64-bit integer)' : `a ${value.type} (64-bit nanoseconds)`;
+    throw semanticError(pos, `this ${value.type === 'int' ? 'number' : value.type} is out of the range of ${what}`);
+  }
+}
+
 export class Binder {
+  /**
+   * `spend` is told of every node bound but literals, so the work of binding (which grows with
+   * every expansion of a function body or a let) stays bounded even where little of it remains
+   * in the plan; it throws to stop.
+   */
+  constructor(private readonly spend?: (pos: Position) => void) {}
+
   bind(expr: Expr, scope: Scope): TExpr {
+    if (expr.kind !== 'literal') this.spend?.(expr.pos);
     switch (expr.kind) {
       case 'literal':
         if (expr.value.type === 'null' && expr.nullType) return nullOf(expr.nullType as AplType);
+        checkLiteralRange(expr.value, expr.pos);
         return literal(expr.value);
       case 'name':
       case 'member':

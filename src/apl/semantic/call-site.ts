@@ -75,9 +75,11 @@ export class CallSite {
     return value;
   }
 
+  /** A constant that configures the call; beyond ±2^53 it cannot be a count, a size or an index. */
   constNumber(index: number): number {
     const value = constantNumber(this.args[index]!);
     if (value === undefined) throw this.error('expects a constant number here', index);
+    if (!(Math.abs(value) <= Number.MAX_SAFE_INTEGER)) throw this.error(`expects a constant number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} here`, index);
     return value;
   }
 

@@ -28,6 +28,7 @@ import { type Token, tokenize } from './lexer';
 import { TABULAR_OPERATOR_NAMES } from './operators';
 import { type Position, syntaxError } from './position';
 import { closestNames } from '../semantic/suggest';
+import { checkQueryText, DEFAULT_QUERY_LIMITS, type QueryLimits, tooDeep } from '../limits';
 import { parseDateTime, parseDuration } from '../time';
 
 export const TABULAR_OPERATORS = TABULAR_OPERATOR_NAMES;
@@ -80,13 +81,13 @@ export const SCALAR_OPERATOR_GROUPS: { group: string; operators: string[] }[] = 
   { group: 'set membership', operators: [...LIST_OPERATORS] },
 ];
 
-export function parseQuery(text: string): Query {
-  return new Parser(text).query();
+export function parseQuery(text: string, limits: QueryLimits = DEFAULT_QUERY_LIMITS): Query {
+  return new Parser(text, limits).query();
 }
 
 /** Parses a lone scalar expression (virtual fields, legacy filters). */
-export function parseExpression(text: string): Expr {
-  const parser = new Parser(text);
+export function parseExpression(text: string, limits: QueryLimits = DEFAULT_QUERY_LIMITS): Expr {
+  const parser = new Parser(text, limits);
   const expr = parser.expression();
   parser.expectEnd();
   return expr;
@@ -97,11 +98,27 @@ class Parser {
   private index = 0;
   /** Inside `search`, `field:"term"` is legal. */
   private searchMode = false;
+  /** How deeply the recursive rules nest right now; bounded so no query exhausts the stack. */
+  private depth = 0;
   /** Names of user-defined functions whose body is tabular, so `f(1)` can start a pipeline. */
   private readonly tabularFunctions = new Set<string>();
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly limits: QueryLimits,
+  ) {
+    checkQueryText(text, limits);
     this.tokens = tokenize(text);
+  }
+
+  /** Runs a rule one nesting level deeper (every recursive cycle of the grammar passes here). */
+  private nested<T>(rule: () => T): T {
+    if (++this.depth > this.limits.maxNesting) throw tooDeep(this.peek().pos, this.limits);
+    try {
+      return rule();
+    } finally {
+      this.depth--;
+    }
   }
 
   // ---- token helpers -------------------------------------------------------------------
@@ -270,6 +287,10 @@ class Parser {
   // ---- tabular expressions -------------------------------------------------------------
 
   private tabular(): Tabular {
+    return this.nested(() => this.pipeline());
+  }
+
+  private pipeline(): Tabular {
     const pos = this.peek().pos;
     const source = this.source();
     const operators: Operator[] = [];
@@ -696,7 +717,8 @@ class Parser {
       while (this.acceptOp(','));
     }
     this.expectOp(')', '"," or ")" in the parameter list');
-    const body = this.functionBody();
+    // A body can define functions of its own: each level counts against the nesting limit.
+    const body = this.nested(() => this.functionBody());
     if (body.value.kind === 'tabular') this.tabularFunctions.add(name);
     return { pos, name, value: { kind: 'function', parameters, body, view } };
   }
@@ -1179,25 +1201,26 @@ class Parser {
   // ---- scalar expressions --------------------------------------------------------------
 
   expression(): Expr {
-    return this.or();
+    return this.nested(() => this.or());
   }
 
   private or(): Expr {
-    let left = this.and();
-    while (this.isWord('or')) {
-      const pos = this.next().pos;
-      left = { kind: 'binary', pos, op: 'or', left, right: this.and() };
-    }
-    return left;
+    return this.chain('or', () => this.and());
   }
 
   private and(): Expr {
-    let left = this.comparison();
-    while (this.isWord('and')) {
-      const pos = this.next().pos;
-      left = { kind: 'binary', pos, op: 'and', left, right: this.comparison() };
+    return this.chain('and', () => this.comparison());
+  }
+
+  /** `x op y op z ...` for an associative word operator, as a balanced tree (see balancedChain). */
+  private chain(op: 'and' | 'or', operand: () => Expr): Expr {
+    const operands = [operand()];
+    const positions: Position[] = [];
+    while (this.isWord(op)) {
+      positions.push(this.next().pos);
+      operands.push(operand());
     }
-    return left;
+    return balancedChain(op, operands, positions);
   }
 
   private comparison(): Expr {
@@ -1293,7 +1316,7 @@ class Parser {
   private unary(): Expr {
     if (this.isOp('-') || this.isOp('+')) {
       const token = this.next();
-      const operand = this.unary();
+      const operand = this.nested(() => this.unary());
       // Fold signs into numeric literals so `-5` stays a literal.
       if (token.text === '-' && operand.kind === 'literal') {
         const v = operand.value;
@@ -1438,6 +1461,10 @@ class Parser {
 
   /** The inside of dynamic(...): JSON-like arrays, property bags and scalar literals. */
   private dynamicValue(): unknown {
+    return this.nested(() => this.dynamicItem());
+  }
+
+  private dynamicItem(): unknown {
     const token = this.peek();
     if (this.acceptOp('[')) {
       const items: unknown[] = [];
@@ -1466,6 +1493,20 @@ class Parser {
     if (literal.kind !== 'literal') throw syntaxError(token.pos, this.describe(token), 'a literal, an array or a property bag');
     return literalToJson(literal.value);
   }
+}
+
+/**
+ * Joins operands with an associative operator (`and`, `or`) as a balanced tree rather than a
+ * left-leaning one, so that a chain of a thousand conditions nests ten levels, not a thousand.
+ * `positions[i]` is where the operator between operands i and i + 1 was written.
+ */
+export function balancedChain(op: string, operands: Expr[], positions: Position[]): Expr {
+  const build = (from: number, to: number): Expr => {
+    if (to - from === 1) return operands[from]!;
+    const middle = from + Math.ceil((to - from) / 2);
+    return { kind: 'binary', pos: positions[middle - 1]!, op, left: build(from, middle), right: build(middle, to) };
+  };
+  return build(0, operands.length);
 }
 
 function literalToJson(value: LiteralValue): unknown {

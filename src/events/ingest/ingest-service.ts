@@ -2,14 +2,15 @@
 // and encoding) or already-parsed events, into a dataset, answered with Axiom's IngestStatus.
 import { invalidInput, payloadTooLarge } from '../../errors';
 import type { DatasetEvents } from '../dataset-events';
-import { Semaphore } from '../semaphore';
+import { FairAdmission } from './admission';
 import type { DatasetRef } from '../schema/field-registry';
 import type { EventStore } from '../store/event-store';
 import { type BodyFormat, bodyFormatOf, decodeBody } from './content';
 import { compileGoLayout, type TimeLayoutParser } from './go-time-layout';
-import { MAX_BODY_BYTES, MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST } from './limits';
+import { nestsDeeperThan } from '../../json-depth';
+import { MAX_BODY_BYTES, MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_EVENTS_PER_REQUEST, MAX_FIELD_NAME_BYTES } from './limits';
 import { type EventVisitor, isPlainObject, type RawEvent, readBody, tooManyEvents, withLabels } from './parse-body';
-import { type EventFailure, EventPreparer, measureEventSize, measureEventSizes, type PreparedBatch, prepareEvents } from './prepare';
+import { type EventFailure, EventPreparer, measureEventSize, type PreparedBatch } from './prepare';
 import { formatNs, InvalidTimeError } from './timestamp';
 
 export interface IngestOptions {
@@ -23,6 +24,15 @@ export interface IngestOptions {
   csvFields?: string[];
   /** `X-Axiom-Event-Labels`: fields added to every event (the event's own fields win). */
   labels?: RawEvent;
+  /** Who sends (the token id): ingest turns are shared fairly between callers. */
+  caller?: string;
+}
+
+export interface IngestLimits {
+  /** Requests parsed and written at once. */
+  concurrency: number;
+  /** Bytes of request bodies that adapters may hold at once (see `bodies`). */
+  bufferBytes: number;
 }
 
 export interface IngestBody {
@@ -82,6 +92,13 @@ export function parseCsvFieldsHeader(header: string | undefined): string[] | und
   return header.split(',').map((name) => name.trim()).filter(Boolean);
 }
 
+/** The timestamp-field parameter names a field, so it is held to the field name limit. */
+function checkTimestampField(field: string | undefined): void {
+  if (field !== undefined && Buffer.byteLength(field) > MAX_FIELD_NAME_BYTES) {
+    throw invalidInput(`timestamp-field is longer than ${MAX_FIELD_NAME_BYTES} bytes, the longest a field name may be`);
+  }
+}
+
 function compileTimestampFormat(format: string | undefined): TimeLayoutParser | undefined {
   if (format === undefined || format === '') return undefined;
   try {
@@ -127,7 +144,8 @@ function prepareBody(body: Buffer, context: BodyContext): PreparedBatch {
   const labels = options.labels;
   context.read(body, (event, size) => {
     const labelled = labels ? withLabels(labels, event) : event;
-    preparer.add(labelled, size ?? (measure ? measureEventSize(labelled) : undefined));
+    // Measured (serialized) only once the event is known not to nest too deep.
+    preparer.add(labelled, size ?? (measure ? () => measureEventSize(labelled) : undefined));
   });
   return preparer.finish();
 }
@@ -139,26 +157,53 @@ function formatReader(format: BodyFormat, options: IngestOptions): BodyReader {
 }
 
 /**
- * Ingest requests processed at once. Two keep both halves of the machine busy (one request is
- * parsed in JavaScript while DuckDB commits another); more would only hold more batches in
- * memory waiting for their dataset.
+ * Ingest requests processed at once by default. Two keep both halves of the machine busy (one
+ * request is parsed in JavaScript while DuckDB commits another); more would only hold more
+ * batches in memory waiting for their dataset.
  */
 export const INGEST_REQUESTS_AT_ONCE = 2;
 
 export class IngestService {
-  /** Taken by adapters before they read a request body, released when they answer. */
-  readonly admission = new Semaphore(INGEST_REQUESTS_AT_ONCE);
+  /** Turns to decode, parse and write a request, shared fairly between callers. */
+  readonly turns: FairAdmission;
+  /**
+   * Bytes of raw request bodies adapters hold (while reading them and until their turn ends),
+   * shared fairly between callers; a body is read only once its bytes are reserved.
+   */
+  readonly bodies: FairAdmission;
 
   constructor(
     private readonly events: DatasetEvents,
     private readonly store: EventStore,
     private readonly mapFields?: MapFieldLookup,
-  ) {}
+    limits: IngestLimits = { concurrency: INGEST_REQUESTS_AT_ONCE, bufferBytes: 256 * 1024 * 1024 },
+  ) {
+    this.turns = new FairAdmission(limits.concurrency);
+    this.bodies = new FairAdmission(limits.bufferBytes);
+  }
+
+  /**
+   * Runs `work` in an ingest turn of the caller. `ingest` and `ingestEvents` take their own;
+   * shippers' formats run their decoding, reading and `ingestDecoded` in one of these.
+   */
+  async inTurn<T>(caller: string | undefined, work: () => Promise<T>): Promise<T> {
+    const turn = await this.turns.acquire(caller ?? '');
+    try {
+      return await work();
+    } finally {
+      turn.release();
+    }
+  }
 
   /** Ingests a request body. Unreadable bodies and oversized batches are refused whole. */
   async ingest(dataset: DatasetRef, request: IngestBody, options: IngestOptions = {}): Promise<IngestStatus> {
+    return this.inTurn(options.caller, () => this.ingestBody(dataset, request, options));
+  }
+
+  private async ingestBody(dataset: DatasetRef, request: IngestBody, options: IngestOptions): Promise<IngestStatus> {
     const receivedAt = new Date();
     const format = bodyFormatOf(request.contentType);
+    checkTimestampField(options.timestampField);
     const parseTimeText = compileTimestampFormat(options.timestampFormat);
     const decoded = await this.decode(request);
     return (await this.prepareAndStore(dataset, decoded, formatReader(format, options), options, parseTimeText, receivedAt)).status;
@@ -173,9 +218,11 @@ export class IngestService {
   /**
    * Ingests a decoded body that `read` turns into events (a shipper's format), through the same
    * preparation, limits, per-event failures and one-transaction write as the API's own formats.
+   * Takes no turn: callers run it inside `inTurn`.
    */
   async ingestDecoded(dataset: DatasetRef, decoded: Buffer, read: BodyReader, options: IngestOptions = {}): Promise<IngestOutcome> {
     const receivedAt = new Date();
+    checkTimestampField(options.timestampField);
     const parseTimeText = compileTimestampFormat(options.timestampFormat);
     return this.prepareAndStore(dataset, decoded, read, options, parseTimeText, receivedAt);
   }
@@ -196,22 +243,35 @@ export class IngestService {
 
   /** Ingests events given as values (GraphQL); each must be an object. */
   async ingestEvents(dataset: DatasetRef, events: unknown[], options: IngestOptions = {}): Promise<IngestStatus> {
+    return this.inTurn(options.caller, () => this.ingestValues(dataset, events, options));
+  }
+
+  private async ingestValues(dataset: DatasetRef, events: unknown[], options: IngestOptions): Promise<IngestStatus> {
     const receivedAt = new Date();
     if (events.length > MAX_EVENTS_PER_REQUEST) throw tooManyEvents(events.length);
     events.forEach((event, index) => {
       if (!isPlainObject(event)) throw invalidInput(`event ${index} is not an object`);
     });
+    checkTimestampField(options.timestampField);
     const parseTimeText = compileTimestampFormat(options.timestampFormat);
-    const labelled = options.labels ? (events as RawEvent[]).map((event) => withLabels(options.labels!, event)) : (events as RawEvent[]);
-    const sizes = measureEventSizes(labelled);
     const receivedNs = nanosecondsOf(receivedAt);
     const mapFields = await this.mapFields?.namesOf(dataset.id);
-    const batch = prepareEvents(
-      labelled,
-      { receivedAt, receivedNs, timestampField: options.timestampField, parseTimeText, ...(mapFields ? { mapFields } : {}) },
-      sizes,
-    );
-    return (await this.storeBatch(dataset, batch, receivedNs, sizes.reduce((sum, size) => sum + size, 0))).status;
+    const preparer = new EventPreparer({ receivedAt, receivedNs, timestampField: options.timestampField, parseTimeText, ...(mapFields ? { mapFields } : {}) });
+    // Sizes are measured (serialized) only for events of acceptable depth.
+    let processedBytes = 0;
+    for (const event of events as RawEvent[]) {
+      const labelled = options.labels ? withLabels(options.labels, event) : event;
+      let measured = false;
+      preparer.add(labelled, () => {
+        measured = true;
+        const bytes = measureEventSize(labelled);
+        processedBytes += bytes;
+        return bytes;
+      });
+      // An event that failed before its size was needed still counts as read, if it can be serialized.
+      if (!measured && !nestsDeeperThan(labelled, MAX_EVENT_DEPTH)) processedBytes += measureEventSize(labelled);
+    }
+    return (await this.storeBatch(dataset, preparer.finish(), receivedNs, processedBytes)).status;
   }
 
   private async storeBatch(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint, processedBytes: number): Promise<IngestOutcome> {

@@ -8,7 +8,8 @@
 // building of per-event objects.
 import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD, widenFieldType } from '../layout';
 import type { TimeLayoutParser } from './go-time-layout';
-import { MAX_EVENT_BYTES, MAX_FIELD_NAME_BYTES } from './limits';
+import { nestsDeeperThan } from '../../json-depth';
+import { MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_FIELD_NAME_BYTES } from './limits';
 import type { RawEvent } from './parse-body';
 import { Timespan } from './timespan';
 import { abbreviate, InvalidTimeError, parseTimeValue } from './timestamp';
@@ -82,6 +83,8 @@ export function fieldTypeOf(value: FieldValue): FieldType {
 
 class EventRejected extends Error {}
 
+const tooDeep = () => `the event nests objects and arrays deeper than ${MAX_EVENT_DEPTH} levels`;
+
 function checkName(name: string, key: string): void {
   // Three UTF-8 bytes per UTF-16 unit at most, so short names need no counting.
   if (name.length * 3 > MAX_FIELD_NAME_BYTES && Buffer.byteLength(name) > MAX_FIELD_NAME_BYTES) {
@@ -121,12 +124,16 @@ export class BatchBuilder {
     return this.row;
   }
 
-  /** Adds the event as the next row, or throws EventRejected and leaves no trace of it. */
-  add(event: RawEvent): void {
+  /**
+   * Adds the event as the next row, or throws EventRejected and leaves no trace of it. `check`
+   * runs once the event is known to be well-formed (its depth checked), before it is kept.
+   */
+  add(event: RawEvent, check?: () => void): void {
     this.touched.length = 0;
     this.touchedTypes.length = 0;
     try {
-      this.flatten(event, this.root);
+      this.flatten(event, this.root, 1);
+      check?.();
     } catch (error) {
       for (const index of this.touched) this.fields[index]!.values[this.row] = undefined;
       throw error;
@@ -144,7 +151,8 @@ export class BatchBuilder {
     this.row++;
   }
 
-  private flatten(object: RawEvent, scope: Scope): void {
+  private flatten(object: RawEvent, scope: Scope, depth: number): void {
+    if (depth > MAX_EVENT_DEPTH) throw new EventRejected(tooDeep());
     for (const key in object) {
       const value = object[key];
       if (value === null || value === undefined) continue;
@@ -152,14 +160,19 @@ export class BatchBuilder {
       if (typeof value === 'object' && isObjectValue(value)) {
         const child = scope.children.get(key);
         if (child) {
-          this.flatten(value, child);
+          this.flatten(value, child, depth + 1);
           continue;
         }
         const target = scope.maps.get(key) ?? this.objectTarget(scope, key);
-        if (typeof target === 'number') this.put(target, value);
-        else this.flatten(value, target);
+        if (typeof target === 'number') {
+          // A map field's object is kept whole (stored as JSON), so its depth is checked here, once.
+          if (nestsDeeperThan(value, MAX_EVENT_DEPTH - depth)) throw new EventRejected(tooDeep());
+          this.put(target, value);
+        } else this.flatten(value, target, depth + 1);
         continue;
       }
+      // Arrays are kept whole (stored as JSON), so their depth is checked here, once.
+      if (Array.isArray(value) && nestsDeeperThan(value, MAX_EVENT_DEPTH - depth)) throw new EventRejected(tooDeep());
       const index = scope.leaves.get(key) ?? this.leaf(scope, key);
       this.put(index, typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'object' ? (value as FieldValue) : String(value));
     }
@@ -250,15 +263,26 @@ export class EventPreparer {
     this.timestampField = options.timestampField && options.timestampField !== TIME_FIELD ? options.timestampField : undefined;
   }
 
-  /** Adds the next event of the request; `size` is its JSON size when known. */
-  add(raw: RawEvent, size?: number): void {
+  /**
+   * Adds the next event of the request; `size` is its JSON size, or a way to measure it once
+   * the event is known to be well-formed (measuring serializes it).
+   */
+  add(raw: RawEvent, size?: number | (() => number)): void {
     const index = this.index++;
     let time = this.options.receivedNs;
     try {
       const chosen = this.timestampField ? valueAtPath(raw, this.timestampField) : undefined;
       time = readTime(chosen ?? raw[TIME_FIELD], this.options);
-      if (size !== undefined && size > MAX_EVENT_BYTES) throw new EventRejected(eventTooLarge(size));
-      this.builder.add(raw);
+      if (typeof size === 'number' && size > MAX_EVENT_BYTES) throw new EventRejected(eventTooLarge(size));
+      const measure = typeof size === 'function' ? size : undefined;
+      this.builder.add(
+        raw,
+        measure &&
+          (() => {
+            const bytes = measure();
+            if (bytes > MAX_EVENT_BYTES) throw new EventRejected(eventTooLarge(bytes));
+          }),
+      );
       this.times.push(time);
       this.positions.push(index);
     } catch (error) {
@@ -273,7 +297,7 @@ export class EventPreparer {
   }
 }
 
-export function prepareEvents(rawEvents: RawEvent[], options: PrepareOptions, sizes?: number[]): PreparedBatch {
+export function prepareEvents(rawEvents: RawEvent[], options: PrepareOptions, sizes?: (number | (() => number))[]): PreparedBatch {
   const preparer = new EventPreparer(options);
   for (let index = 0; index < rawEvents.length; index++) preparer.add(rawEvents[index]!, sizes?.[index]);
   return preparer.finish();
@@ -296,7 +320,7 @@ export function eventTooLarge(size: number): string {
 /** Big integers (nanosecond times, 64-bit counters from binary formats) count as their digits. */
 const bigintAsDigits = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
 
-/** UTF-8 size of an event's JSON text. */
+/** UTF-8 size of an event's JSON text; serializes it, so only for events of known depth. */
 export function measureEventSize(event: RawEvent): number {
   let text: string;
   try {
@@ -306,9 +330,4 @@ export function measureEventSize(event: RawEvent): number {
     text = JSON.stringify(event, bigintAsDigits);
   }
   return Buffer.byteLength(text);
-}
-
-/** UTF-8 size of each event's JSON text; only worth computing when the body could hold a large event. */
-export function measureEventSizes(events: RawEvent[]): number[] {
-  return events.map(measureEventSize);
 }

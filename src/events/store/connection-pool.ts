@@ -1,10 +1,14 @@
 // A small pool of DuckDB connections: each borrower has one to itself (a connection runs one
 // statement and holds one transaction at a time); more are opened on demand up to a maximum.
+// The pool knows which connections are lent, so the store can interrupt them and wait for
+// their return before it closes the database (see EventStore's recovery).
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 
 export class ConnectionPool {
   private readonly idle: DuckDBConnection[] = [];
-  private readonly waiting: ((connection: DuckDBConnection) => void)[] = [];
+  private readonly waiting: { resolve: (connection: DuckDBConnection) => void; reject: (error: Error) => void }[] = [];
+  private readonly lent = new Set<DuckDBConnection>();
+  private drained: (() => void)[] = [];
   private opened = 0;
   private closed = false;
 
@@ -15,23 +19,30 @@ export class ConnectionPool {
 
   async acquire(): Promise<DuckDBConnection> {
     if (this.closed) throw new Error('the event store is closed');
-    const connection = this.idle.pop();
-    if (connection) return connection;
-    if (this.opened < this.max) {
+    let connection = this.idle.pop();
+    if (!connection && this.opened < this.max) {
       this.opened++;
       try {
-        return await this.instance.connect();
+        connection = await this.instance.connect();
       } catch (error) {
         this.opened--;
         throw error;
       }
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (!connection) connection = await new Promise<DuckDBConnection>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.lent.add(connection);
+    return connection;
   }
 
   release(connection: DuckDBConnection): void {
+    this.lent.delete(connection);
+    if (this.closed) {
+      connection.closeSync();
+      if (this.lent.size === 0) for (const resolve of this.drained.splice(0)) resolve();
+      return;
+    }
     const next = this.waiting.shift();
-    if (next) next(connection);
+    if (next) next.resolve(connection);
     else this.idle.push(connection);
   }
 
@@ -44,9 +55,20 @@ export class ConnectionPool {
     }
   }
 
-  /** Closes the idle connections; call once every borrower has returned its own. */
-  close(): void {
+  /** Interrupts the statement running on every lent connection. */
+  interruptAll(): void {
+    for (const connection of this.lent) connection.interrupt();
+  }
+
+  /**
+   * Closes the idle connections and refuses new borrowers; lent connections are closed as they
+   * come back. Resolves once all of them have.
+   */
+  close(): Promise<void> {
     this.closed = true;
     for (const connection of this.idle.splice(0)) connection.closeSync();
+    for (const waiter of this.waiting.splice(0)) waiter.reject(new Error('the event store is closed'));
+    if (this.lent.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drained.push(resolve));
   }
 }

@@ -3,10 +3,18 @@
 // changes and rows commit together, into DuckDB's write-ahead log); queries run on their own
 // read connections, so a slow query never holds up ingest. Callers serialize writes to one
 // table (see DatasetEvents); different tables are written side by side.
+//
+// DuckDB invalidates a database after a fatal error (a checkpoint that fails, a commit that
+// cannot complete): every later statement fails until the database is opened again. The store
+// notices such errors, reports itself unhealthy, waits for the statements in flight, and opens
+// the database again; DuckDB replays its write-ahead log, so every acknowledged write is back.
+// Statements issued meanwhile wait for the reopened database.
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
+import type { Logger } from 'pino';
 import { goDurationSql } from '../../apl/dialect/duckdb/formatting';
+import { unavailable } from '../../errors';
 import {
   columnComment,
   DUCKDB_TYPE_OF,
@@ -60,12 +68,51 @@ export interface AppendResult {
 }
 
 export interface EventStoreOptions {
-  /** DuckDB's buffer memory limit (default 256MB; beyond it DuckDB spills to disk). */
+  /** DuckDB's buffer memory limit, e.g. `1GB` or `1048576KiB` (default 1GB; beyond it DuckDB spills to disk). */
   memoryLimit?: string;
+  /** Where DuckDB spills what does not fit in memory (default: `<database>.tmp`). */
+  tempDirectory?: string;
+  /** Most disk the spilled data may take, e.g. `10GB` (default: DuckDB's, 90% of the free space). */
+  maxTempDirectorySize?: string;
   /** DuckDB worker threads (default: one per core). */
   threads?: number;
   writeConnections?: number;
   readConnections?: number;
+  logger?: Logger;
+}
+
+export interface StoreHealth {
+  state: 'ok' | 'recovering' | 'failed';
+  /** Why the store is not ok: the fatal error it is recovering from. */
+  reason?: string;
+}
+
+/** One opened database with its connections; replaced whole when the store reopens. */
+interface Generation {
+  instance: DuckDBInstance;
+  writers: ConnectionPool;
+  readers: ConnectionPool;
+  /** A connection of its own for health probes, so a probe never waits behind queries. */
+  probe?: DuckDBConnection;
+}
+
+/**
+ * Errors after which DuckDB's in-memory state cannot be trusted: fatal and internal errors
+ * invalidate the database, and a commit that fails half-way (e.g. out of memory while
+ * checkpointing) can leave it inconsistent.
+ */
+export function isFatalStoreError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^(FATAL|INTERNAL) Error|database has been invalidated|Failed to commit/.test(message);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }
 
 const SYSTEM_COLUMNS_SQL = `${quoteIdentifier(TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(SYS_TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(ROW_ID_FIELD)} BIGINT NOT NULL`;
@@ -96,35 +143,183 @@ export class EventStore {
   private readonly tables = new Map<string, StoredColumn[]>();
   private nextRowId = 1n;
   private closing: Promise<void> | undefined;
+  private generation: Generation;
+  private recovery: Promise<void> | undefined;
+  private healthState: StoreHealth = { state: 'ok' };
+  /** Run on every opened database (functions registered on a connection serve the instance). */
+  private readonly openHooks: ((connection: DuckDBConnection) => Promise<void> | void)[] = [];
+  private readonly reopenListeners: (() => Promise<unknown> | unknown)[] = [];
+  private probing: Promise<void> | undefined;
+  private healthChanged = signal();
+  private lastProbeAt = 0;
+  readonly queries: QueryRunner;
 
   private constructor(
-    private readonly instance: DuckDBInstance,
+    generation: Generation,
     readonly databasePath: string,
-    private readonly writers: ConnectionPool,
-    readonly queries: QueryRunner,
-  ) {}
+    private readonly options: EventStoreOptions,
+  ) {
+    this.generation = generation;
+    this.queries = new QueryRunner((task) => this.useReader(task));
+  }
 
   static async open(databasePath: string, options: EventStoreOptions = {}): Promise<EventStore> {
     if (databasePath !== ':memory:') mkdirSync(path.dirname(databasePath), { recursive: true });
+    const store = new EventStore(await EventStore.openGeneration(databasePath, options), databasePath, options);
+    await store.loadTables();
+    return store;
+  }
+
+  private static async openGeneration(databasePath: string, options: EventStoreOptions): Promise<Generation> {
     const config: Record<string, string> = {
-      memory_limit: options.memoryLimit ?? '256MB',
+      memory_limit: options.memoryLimit ?? '1GB',
       // Give freed memory back to the system promptly rather than keeping it cached for reuse:
       // the server shares its machine, and ingest frees as much as it allocates.
       allocator_background_threads: 'true',
       allocator_flush_threshold: '16MB',
     };
+    if (options.tempDirectory) config.temp_directory = options.tempDirectory;
+    if (options.maxTempDirectorySize) config.max_temp_directory_size = options.maxTempDirectorySize;
     if (options.threads) config.threads = String(options.threads);
     const instance = await DuckDBInstance.create(databasePath, config);
-    const writers = new ConnectionPool(instance, options.writeConnections ?? 4);
-    const readers = new ConnectionPool(instance, options.readConnections ?? 4);
-    const store = new EventStore(instance, databasePath, writers, new QueryRunner(readers));
-    await store.loadTables();
-    return store;
+    return {
+      instance,
+      writers: new ConnectionPool(instance, options.writeConnections ?? 4),
+      readers: new ConnectionPool(instance, options.readConnections ?? 4),
+    };
+  }
+
+  /** Whether the store can serve, and why not. */
+  health(): StoreHealth {
+    return { ...this.healthState };
+  }
+
+  /**
+   * The store's health for a health check: answers at once with what is known, and checks in
+   * the background, at most once a second, that the database still answers (on a connection of
+   * its own, so a check never waits behind queries). An invalidated database starts the recovery.
+   */
+  probe(): StoreHealth {
+    if (this.healthState.state === 'ok' && !this.closing && !this.probing && Date.now() - this.lastProbeAt >= 1000) {
+      this.lastProbeAt = Date.now();
+      this.probing = this.probeGeneration(this.generation).finally(() => {
+        this.probing = undefined;
+      });
+    }
+    return this.health();
+  }
+
+  private async probeGeneration(generation: Generation): Promise<void> {
+    try {
+      generation.probe ??= await generation.instance.connect();
+      await generation.probe.run('SELECT 1');
+    } catch (error) {
+      if (isFatalStoreError(error)) void this.recover(generation, error instanceof Error ? error.message.split('\n')[0]! : String(error));
+    }
+  }
+
+  /** Registers work to run on each opened database (now, and again after every reopen). */
+  async onOpen(hook: (connection: DuckDBConnection) => Promise<void> | void): Promise<void> {
+    this.openHooks.push(hook);
+    await this.useReader(async (connection) => hook(connection));
+  }
+
+  /** Runs after each reopen, once the tables are loaded (e.g. to bring registries in step). */
+  onReopened(listener: () => Promise<unknown> | unknown): void {
+    this.reopenListeners.push(listener);
+  }
+
+  private setHealth(health: StoreHealth): void {
+    this.healthState = health;
+    const changed = this.healthChanged;
+    this.healthChanged = signal();
+    changed.resolve();
+  }
+
+  /** Waits while the store reopens; refuses when it could not (it keeps retrying meanwhile). */
+  private async ready(): Promise<Generation> {
+    while (this.healthState.state === 'recovering') await this.healthChanged.promise;
+    if (this.closing) throw new Error('the event store is closed');
+    if (this.healthState.state === 'failed') {
+      throw unavailable(`the event store is unavailable: ${this.healthState.reason ?? 'it could not be opened'}; retry later`);
+    }
+    return this.generation;
+  }
+
+  private async useWriter<T>(task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.watched(await this.ready(), (generation) => generation.writers.use(task));
+  }
+
+  private async useReader<T>(task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.watched(await this.ready(), (generation) => generation.readers.use(task));
+  }
+
+  /** Runs work on a generation; a fatal error starts the recovery and reads as "unavailable". */
+  private async watched<T>(generation: Generation, work: (generation: Generation) => Promise<T>): Promise<T> {
+    try {
+      return await work(generation);
+    } catch (error) {
+      if (this.closing) throw error;
+      if (isFatalStoreError(error)) {
+        void this.recover(generation, error instanceof Error ? error.message.split('\n')[0]! : String(error));
+        throw unavailable('the event store hit a fatal error and is reopening; this request was not acknowledged, retry shortly');
+      }
+      // Statements interrupted by a recovery fail on their own; say why.
+      if (generation !== this.generation || this.recovery) throw unavailable('the event store is reopening; retry shortly');
+      throw error;
+    }
+  }
+
+  /**
+   * Reopens the database after a fatal error: stops the statements in flight, waits for every
+   * connection to come back, closes the old instance and opens the file again (DuckDB replays
+   * its write-ahead log), then reloads the tables and runs the open hooks. Retries with backoff
+   * while the file cannot be opened.
+   */
+  private recover(failed: Generation, reason: string): Promise<void> {
+    if (failed !== this.generation || this.closing) return this.recovery ?? Promise.resolve();
+    this.recovery ??= (async () => {
+      this.setHealth({ state: 'recovering', reason });
+      this.options.logger?.error({ reason }, 'the event store hit a fatal error; reopening it');
+      const closed = Promise.all([failed.readers.close(), failed.writers.close()]);
+      // Statements still running on the invalidated database are stopped, until all are back.
+      let done = false;
+      void closed.then(() => (done = true));
+      while (!done) {
+        failed.readers.interruptAll();
+        failed.writers.interruptAll();
+        await Promise.race([closed, sleep(250)]);
+      }
+      await this.probing;
+      failed.probe?.closeSync();
+      failed.instance.closeSync();
+      for (let attempt = 0; !this.closing; attempt++) {
+        try {
+          this.generation = await EventStore.openGeneration(this.databasePath, this.options);
+          await this.loadTables();
+          for (const hook of this.openHooks) await this.generation.readers.use(async (connection) => hook(connection));
+          this.setHealth({ state: 'ok' });
+          this.options.logger?.warn('the event store was reopened');
+          for (const listener of this.reopenListeners) {
+            await Promise.resolve(listener()).catch((error: unknown) => this.options.logger?.error({ err: error }, 'after reopening the event store'));
+          }
+          return;
+        } catch (error) {
+          this.setHealth({ state: 'failed', reason: `${reason}; reopening failed: ${(error as Error).message.split('\n')[0]}` });
+          this.options.logger?.error({ err: error }, 'could not reopen the event store; retrying');
+          await sleep(Math.min(30_000, 500 * 2 ** attempt));
+        }
+      }
+    })().finally(() => {
+      this.recovery = undefined;
+    });
+    return this.recovery;
   }
 
   /** Reads every table's columns and the highest `_rowId`, so a restart continues where it was. */
   private async loadTables(): Promise<void> {
-    await this.writers.use(async (connection) => {
+    this.tables.clear();
+    await this.generation.writers.use(async (connection) => {
       const reader = await connection.runAndReadAll(
         `SELECT table_name, column_name, data_type, comment FROM duckdb_columns()
          WHERE database_name = current_database() AND schema_name = 'main' ORDER BY table_name, column_index`,
@@ -139,7 +334,7 @@ export class EventStore {
       const maxima = tables.map((table) => `SELECT max(${quoteIdentifier(ROW_ID_FIELD)}) AS m FROM ${quoteIdentifier(table)}`);
       const result = await connection.runAndReadAll(`SELECT max(m) FROM (${maxima.join(' UNION ALL ')})`);
       const highest = result.getRows()[0]?.[0] as bigint | null;
-      if (highest !== null && highest !== undefined) this.nextRowId = highest + 1n;
+      if (highest !== null && highest !== undefined && highest >= this.nextRowId) this.nextRowId = highest + 1n;
     });
   }
 
@@ -158,12 +353,12 @@ export class EventStore {
 
   async createTable(table: string): Promise<void> {
     if (this.tables.has(table)) return;
-    await this.writers.use((connection) => connection.run(`CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table)} (${SYSTEM_COLUMNS_SQL})`));
+    await this.useWriter((connection) => connection.run(`CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table)} (${SYSTEM_COLUMNS_SQL})`));
     this.tables.set(table, SYSTEM_STORED_FIELDS.map((field) => ({ column: field.column, field: field.name, type: field.type })));
   }
 
   async dropTable(table: string): Promise<void> {
-    await this.writers.use((connection) => connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(table)}`));
+    await this.useWriter((connection) => connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(table)}`));
     this.tables.delete(table);
   }
 
@@ -174,7 +369,7 @@ export class EventStore {
     const firstRowId = this.nextRowId;
     this.nextRowId += BigInt(batch.rowCount);
     const table = quoteIdentifier(batch.table);
-    return this.writers.use(async (connection) => {
+    return this.useWriter(async (connection) => {
       await connection.run('BEGIN TRANSACTION');
       try {
         const columns = current.map((column) => ({ ...column }));
@@ -227,7 +422,7 @@ export class EventStore {
   /** Deletes the events whose `_time` is before `olderThan` (ns); returns how many. */
   async deleteOlderThan(table: string, olderThanNs: bigint): Promise<number> {
     if (!this.tables.has(table)) return 0;
-    return this.writers.use(async (connection) => {
+    return this.useWriter(async (connection) => {
       const result = await connection.run(`DELETE FROM ${quoteIdentifier(table)} WHERE ${quoteIdentifier(TIME_FIELD)} < $1`, [
         new DuckDBTimestampNanosecondsValue(olderThanNs),
       ]);
@@ -240,7 +435,7 @@ export class EventStore {
     const userColumns = (this.tables.get(table) ?? []).slice(SYSTEM_STORED_FIELDS.length);
     if (userColumns.length === 0) return [];
     const counts = userColumns.map((column, index) => `count(${quoteIdentifier(column.column)}) AS c${index}`);
-    const row = await this.writers.use(async (connection) => {
+    const row = await this.useWriter(async (connection) => {
       const reader = await connection.runAndReadAll(`SELECT ${counts.join(', ')} FROM ${quoteIdentifier(table)}`);
       return reader.getRows()[0] as bigint[];
     });
@@ -249,7 +444,7 @@ export class EventStore {
 
   async dropColumns(table: string, columns: string[]): Promise<void> {
     if (columns.length === 0) return;
-    await this.writers.use(async (connection) => {
+    await this.useWriter(async (connection) => {
       await connection.run('BEGIN TRANSACTION');
       try {
         for (const column of columns) {
@@ -272,7 +467,7 @@ export class EventStore {
 
   /** Lends a read connection (functions registered on it serve every connection). */
   useConnection<T>(task: (connection: DuckDBConnection) => Promise<T> | T): Promise<T> {
-    return this.queries.useConnection(task);
+    return this.useReader(async (connection) => task(connection));
   }
 
   /** Size of DuckDB's write-ahead log in bytes (0 right after a checkpoint). */
@@ -294,18 +489,21 @@ export class EventStore {
   }
 
   async checkpoint(): Promise<void> {
-    await this.writers.use((connection) => connection.run('CHECKPOINT'));
+    await this.useWriter((connection) => connection.run('CHECKPOINT'));
   }
 
   /** Writes the log into the database file and closes; call after writes and queries stop. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await this.recovery;
+      const { instance, readers, writers } = this.generation;
       try {
-        await this.checkpoint();
+        if (this.healthState.state === 'ok') await writers.use((connection) => connection.run('CHECKPOINT'));
       } finally {
-        this.queries.close();
-        this.writers.close();
-        this.instance.closeSync();
+        await Promise.all([readers.close(), writers.close()]);
+        await this.probing;
+        this.generation.probe?.closeSync();
+        instance.closeSync();
       }
     })();
     return this.closing;

@@ -4,12 +4,14 @@
 import { quoteLiteral } from '../../../events/layout';
 import type { LiteralValue } from '../../syntax/ast';
 import type { AplType, Rel, TExpr } from '../../semantic/plan';
-import type { SqlValue } from '../dialect';
+import { STRING_TOO_LONG, type SqlValue } from '../dialect';
 import { callSql } from './functions';
 import { operatorCallSql } from './operator-calls';
 import { SQL_TYPE } from './values';
 
 export { literalString, SQL_TYPE } from './values';
+
+const TEXT_TYPES: ReadonlySet<AplType> = new Set(['string', 'dynamic']);
 
 export class ExprWriter {
   /** SQL of a whole plan node, for expressions holding a subquery (`x in (T)`). */
@@ -19,6 +21,8 @@ export class ExprWriter {
     private readonly params: SqlValue[],
     /** SQL for a column id (qualified inside joins). */
     readonly column: (id: string) => string,
+    /** Longest string a call may produce (unbounded when undefined). */
+    readonly maxStringBytes?: number,
     /** The joined columns that answer each price lookup call (see ./pricing.ts). */
     readonly lookupColumns = new Map<TExpr, string>(),
   ) {}
@@ -39,14 +43,17 @@ export class ExprWriter {
     return `$${this.params.length}`;
   }
 
-  /** A string constant the planner must see (regex, JSON path, format), safely quoted. */
+  /**
+   * A string constant the planner should see (regex, JSON path, format), safely quoted; one
+   * with a NUL character, which no SQL literal can hold, goes as a parameter instead.
+   */
   constant(value: string): string {
-    return quoteLiteral(value);
+    return value.includes('\0') ? this.text(value) : quoteLiteral(value);
   }
 
   /** Writes a child expression with another column resolver (join keys). */
   withColumns(column: (id: string) => string): ExprWriter {
-    const writer = new ExprWriter(this.params, column, this.lookupColumns);
+    const writer = new ExprWriter(this.params, column, this.maxStringBytes, this.lookupColumns);
     if (this.relationSql) writer.relationSql = this.relationSql;
     return writer;
   }
@@ -58,8 +65,30 @@ export class ExprWriter {
       case 'literal':
         return this.literal(expr.value, expr.type);
       case 'call':
-        return operatorCallSql(this, expr) ?? callSql(this, expr);
+        return this.bounded(expr, operatorCallSql(this, expr) ?? callSql(this, expr));
     }
+  }
+
+  /**
+   * Text built from text (strcat, replace, strrep, JSON packing, ...) can grow with every call,
+   * and DuckDB does not count strings against its memory limit: such a call's result fails the
+   * statement once it is longer than `maxStringBytes`, so no chain of calls can build more. The
+   * lambda evaluates the call once (a CASE would evaluate it twice, and nested calls
+   * exponentially often).
+   */
+  private bounded(expr: Extract<TExpr, { kind: 'call' }>, sql: string): string {
+    if (this.maxStringBytes === undefined || !TEXT_TYPES.has(expr.type) || !expr.args.some((arg) => TEXT_TYPES.has(arg.type))) return sql;
+    return `list_transform([${sql}], bounded -> CASE ${this.lengthGuard('strlen(bounded)')} ELSE bounded END)[1]`;
+  }
+
+  /**
+   * `WHEN <length> > limit THEN error(...)`, for calls that multiply their input (strrep) to
+   * check the length they would build before building it; empty when strings are unbounded.
+   */
+  lengthGuard(lengthSql: string): string {
+    if (this.maxStringBytes === undefined) return '';
+    const limit = Math.floor(this.maxStringBytes);
+    return `WHEN ${lengthSql} > ${limit} THEN error(${quoteLiteral(`${STRING_TOO_LONG} ${limit} bytes (APL_MAX_STRING_BYTES)`)})`;
   }
 
   literal(value: LiteralValue, type: AplType): string {

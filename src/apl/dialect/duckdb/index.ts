@@ -3,7 +3,7 @@
 // flattens them, pushes filters into the scans and fuses ORDER BY + LIMIT into top-N.
 import { quoteIdentifier } from '../../../events/layout';
 import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
-import type { CompiledSql, SqlDialect, SqlValue } from '../dialect';
+import type { CompiledSql, CompileOptions, SqlDialect, SqlValue } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, SQL_TYPE } from './expressions';
 import { joinPriceLookups } from './pricing';
@@ -14,11 +14,15 @@ const ts = (nanos: bigint) => `make_timestamp_ns(CAST(${nanos.toString()} AS BIG
 
 class Generator {
   readonly params: SqlValue[] = [];
-  private readonly writer = new ExprWriter(this.params, id);
+  private readonly writer: ExprWriter;
   private lookups = 0;
 
   /** Per node, the columns something above reads; scans and projections leave out the rest. */
-  constructor(private readonly required: Map<Rel, Set<string>>) {
+  constructor(
+    private readonly required: Map<Rel, Set<string>>,
+    options: CompileOptions,
+  ) {
+    this.writer = new ExprWriter(this.params, id, options.maxStringBytes);
     this.writer.relationSql = (rel) => this.rel(rel);
   }
 
@@ -208,8 +212,8 @@ function outputSql(column: RelColumn): string {
 
 export const duckdbDialect: SqlDialect = {
   name: 'duckdb',
-  compile(rel: Rel, columns: RelColumn[]): CompiledSql {
-    const generator = new Generator(requiredColumns(rel, columns));
+  compile(rel: Rel, columns: RelColumn[], options: CompileOptions = {}): CompiledSql {
+    const generator = new Generator(requiredColumns(rel, columns), options);
     const body = generator.rel(rel);
     const sql = `SELECT ${columns.map(outputSql).join(', ')} FROM (${body}) AS result`;
     return { sql, params: generator.params };

@@ -71,10 +71,13 @@ export function userScalarFunction(analyzer: Analyzer, name: string) {
     const value = body.value;
     if (value.kind !== 'scalar') throw semanticError(pos, `${name}() returns a table; use it as the source of a query, not inside an expression`);
     const env = bindParameters(analyzer, fn, args.map((arg) => ({ ...(arg.name ? { name: arg.name } : {}), pos: arg.pos, scalar: arg.value })), pos);
-    return analyzer.withEnv(env, () => {
+    const expanded = analyzer.withEnv(env, () => {
       analyzer.bindLets(body.lets);
       return analyzer.binder.bind(value.expr, analyzer.scope([]));
     });
+    // The body stands where the call was written: each call expands it again.
+    analyzer.checkExpanded(expanded, pos);
+    return expanded;
   };
 }
 

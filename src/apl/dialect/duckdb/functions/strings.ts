@@ -216,8 +216,8 @@ export const STRING_RULES: RuleTable = {
     return text !== undefined ? sql : `try(${sql})`;
   },
   // At most 1024 repetitions, as Axiom documents.
-  strrep: (_w, _e, a) =>
-    `CASE WHEN ${a(1)} <= 0 THEN '' ELSE concat(repeat(concat(${a(0)}, ${a(2)}), CAST(least(${a(1)}, 1024) - 1 AS BIGINT)), ${a(0)}) END`,
+  strrep: (w, _e, a) =>
+    `CASE WHEN ${a(1)} <= 0 THEN '' ${w.lengthGuard(`CAST(strlen(concat(${a(0)}, ${a(2)})) AS DOUBLE) * least(${a(1)}, 1024)`)} ELSE concat(repeat(concat(${a(0)}, ${a(2)}), CAST(least(${a(1)}, 1024) - 1 AS BIGINT)), ${a(0)}) END`,
   countof: (_w, e, a) => {
     const term = literalString(e.args[1]!);
     // A term that cannot overlap itself ('/', 'error') is counted by what removing it removes.
