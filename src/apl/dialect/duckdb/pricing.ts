@@ -86,6 +86,7 @@ export function joinPriceLookups(
   const keys: string[] = [];
   const joins: string[] = [];
   const columns: string[] = [];
+  const fields = new Map<string, { table: string; used: Set<string> }>();
   for (const call of calls) {
     const name = qualified.write(call.args[0]!);
     const time = call.args[1]!;
@@ -104,9 +105,16 @@ export function joinPriceLookups(
       keys.push(`${keyOf(name)} AS ${key}`, `${dateOf(name)} AS ${date}`);
       const when = timeSql === undefined ? `${p}.genai_latest` : `${p}.genai_valid_from <= ${timeSql} AND ${timeSql} < ${p}.genai_valid_to`;
       joins.push(`LEFT JOIN ${PRICE_TABLE} AS ${p} ON ${p}.genai_key = ${alias}.${key} AND ${p}.genai_date_from <= ${alias}.${date} AND ${alias}.${date} < ${p}.genai_date_to AND ${when}`);
-      for (const [field, column] of Object.entries(FIELD_COLUMNS)) columns.push(`${p}.${column} AS "${prefix}_${field}"`);
+      fields.set(prefix, { table: p, used: new Set() });
     }
+    // Only the fields some call reads leave the join.
+    const used = fields.get(prefix)!.used;
+    if (call.fn === 'genai_pricing') for (const field of Object.keys(FIELD_COLUMNS)) used.add(field);
+    else used.add(String(call.options?.field));
     writer.lookupColumns.set(call, prefix);
+  }
+  for (const [prefix, { table, used }] of fields) {
+    for (const [field, column] of Object.entries(FIELD_COLUMNS)) if (used.has(field)) columns.push(`${table}.${column} AS "${prefix}_${field}"`);
   }
   // A hash join does not keep its probe side's order: an ordered input is numbered before the
   // join and put back in order after it.
