@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { createDuckDBRunner, type EngineDeps, executeApl, installPriceTable } from '../src/apl';
+import { createDuckDBRunner, type EngineDeps, executeApl, installPriceTable, priceBoundaries } from '../src/apl';
 import { buildCatalog } from '../src/catalog/build';
 import { loadFallbackData } from '../src/catalog/fallback';
 import { buildPriceRows } from '../src/catalog/price-book';
@@ -128,12 +128,15 @@ async function main() {
     await installPriceTable(setup, rows);
     console.log(`price table: ${rows.length.toLocaleString('en-US')} rows from the ${source}, installed in ${(performance.now() - installed).toFixed(0)} ms`);
     setup.closeSync();
+    const boundaries = priceBoundaries(rows);
     const deps: EngineDeps = {
       resolveDatasets: async (names) => (names.includes('llm') ? [schema] : []),
       runner: createDuckDBRunner(instance),
       maxQueryRows: 65_000,
       queryTimeoutMs: 600_000,
       cursorKey: 'bench',
+      // As the server compiles: sums of costs are priced per price era.
+      priceBoundaries: () => boundaries,
     };
     const run = async (apl: string) => {
       const started = performance.now();

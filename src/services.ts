@@ -51,6 +51,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const prices = new CatalogPriceTable(events.eventStore, logger);
   await prices.start(catalog);
   await prices.idle();
+  queries.usePriceBoundaries(() => prices.boundaries);
   // A URL source is re-read every MODEL_CATALOG_REFRESH, in the background.
   const catalogRefresh = new CatalogRefresher(store, catalog, config.catalogSource, config.catalogRefreshMs, logger);
   await catalogRefresh.start();

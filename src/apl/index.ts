@@ -11,7 +11,7 @@ export { type AplRequest, DEFAULT_PAGE_SIZE, type EngineDeps, executeApl, execut
 export type { QueryResult, QueryStatus, ResultTable, ResultField, EventRows, FieldMeta } from './execution/result';
 export type { QueryRunner, RowValue, RunOptions } from './execution/runner';
 export { createDuckDBRunner, registerAplFunctions } from './execution/duckdb-runner';
-export { ensurePriceTable, installPriceTable, type PriceTableRow } from './execution/price-table';
+export { ensurePriceTable, installPriceTable, priceBoundaries, type PriceTableRow } from './execution/price-table';
 export { runnerOver, type SqlQueryable } from './execution/store-runner';
 export { type CursorPosition, decodeCursor, encodeCursor } from './execution/cursor';
 export { parseQuery, parseExpression } from './syntax/parser';

@@ -3,7 +3,7 @@
 // background, on a read connection. Queries never wait for it: until an install finishes they
 // see the previous prices, which the database file keeps across restarts.
 import type { Logger } from 'pino';
-import { ensurePriceTable, installPriceTable } from '../apl';
+import { ensurePriceTable, installPriceTable, priceBoundaries } from '../apl';
 import type { CatalogService } from '../catalog/service';
 import type { CatalogSnapshot } from '../catalog/snapshot';
 import type { EventStore } from './store/event-store';
@@ -12,6 +12,7 @@ export class CatalogPriceTable {
   private installed: number | undefined;
   private pending: CatalogSnapshot | undefined;
   private running: Promise<void> = Promise.resolve();
+  private installedBoundaries: readonly bigint[] | undefined;
 
   constructor(
     private readonly eventStore: EventStore,
@@ -22,6 +23,16 @@ export class CatalogPriceTable {
   async start(catalog: CatalogService): Promise<void> {
     await this.eventStore.useConnection(ensurePriceTable);
     catalog.onSnapshot((snapshot) => this.schedule(snapshot));
+  }
+
+  /**
+   * The period boundaries of the installed prices, for the query compiler (undefined until an
+   * install finished: queries then look prices up row by row, which is always right). Set right
+   * after an install, so a query compiled meanwhile with the previous boundaries misses at most
+   * the new sync's instant, which only events from after that sync can straddle.
+   */
+  get boundaries(): readonly bigint[] | undefined {
+    return this.installedBoundaries;
   }
 
   /** Resolves when every snapshot seen so far is installed (or failed to). */
@@ -41,8 +52,10 @@ export class CatalogPriceTable {
     try {
       const started = performance.now();
       const rows = snapshot.priceRows;
+      const boundaries = priceBoundaries(rows);
       await this.eventStore.useConnection((connection) => installPriceTable(connection, rows));
       this.installed = snapshot.version;
+      this.installedBoundaries = boundaries;
       this.logger.info({ version: snapshot.version, rows: rows.length, ms: Math.round(performance.now() - started) }, 'model prices installed for queries');
     } catch (error) {
       this.logger.warn({ err: error, version: snapshot.version }, 'could not install the model prices; queries keep the previous ones');

@@ -117,6 +117,13 @@ export class QueryService {
     this.repository = relational.repository;
   }
 
+  private priceBoundaries: (() => readonly bigint[] | undefined) | undefined;
+
+  /** Where the compiler learns the installed price table's period boundaries (see CatalogPriceTable). */
+  usePriceBoundaries(boundaries: () => readonly bigint[] | undefined): void {
+    this.priceBoundaries = boundaries;
+  }
+
   static async create(datasets: DatasetService, fields: FieldRegistry, store: EventStore, relational: RelationalStore, config: Config) {
     // Registered again on every database the store opens (it reopens after a fatal error).
     await store.onOpen(registerAplFunctions);
@@ -147,6 +154,7 @@ export class QueryService {
       maxResultBytes: this.config.queryMaxResultBytes,
       limits: this.config.apl,
       cursorKey: this.cursorKey,
+      priceBoundaries: () => this.priceBoundaries?.(),
     };
   }
 

@@ -2,11 +2,11 @@
 // (expected figures computed by hand from the per-token prices below), name resolution, and the
 // message functions over OpenAI, Anthropic and OpenTelemetry conversation shapes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPriceTable } from '../../src/apl';
+import { type EngineDeps, executeApl, installPriceTable, priceBoundaries } from '../../src/apl';
 import { buildPriceRows } from '../../src/catalog/price-book';
 import type { PricePeriod } from '../../src/catalog/price-history';
 import type { ModelRecord } from '../../src/catalog/record';
-import { addDataset, createTestDatabase, type TestDatabase } from './fixtures';
+import { addDataset, createTestDatabase, tableRows, type TestDatabase } from './fixtures';
 
 const CUT = new Date('2024-06-01T00:00:00Z');
 
@@ -32,6 +32,7 @@ function periods(): PricePeriod[] {
 }
 
 let db: TestDatabase;
+let boundaries: bigint[];
 
 const OPENAI_CHAT = [
   { role: 'system', content: 'You answer briefly.' },
@@ -59,7 +60,9 @@ const OTEL_CHAT = [
 beforeAll(async () => {
   db = await createTestDatabase();
   const records = MODELS.map(([model_id, provider_id]) => ({ model_id, provider_id }) as ModelRecord);
-  await installPriceTable(db.connection, buildPriceRows(records, periods()));
+  const rows = buildPriceRows(records, periods());
+  boundaries = priceBoundaries(rows);
+  await installPriceTable(db.connection, rows);
   await addDataset(
     db,
     'calls',
@@ -78,6 +81,22 @@ beforeAll(async () => {
       { _time: '2024-07-01T00:04:00Z', model: 'bedrock/anthropic.claude-z-20240620-v1:0', in: 1000, out: 100, cached: 400 },
       { _time: '2024-07-01T00:05:00Z', model: 'claude-q-20251231', in: 1000, out: 100, cached: 400 },
       { _time: '2024-07-01T00:06:00Z', model: 'nobody-knows', in: 1000, out: 100, cached: 400 },
+    ],
+  );
+  await addDataset(
+    db,
+    'gaps',
+    [
+      { name: 'model', type: 'string' },
+      { name: 'in', type: 'integer' },
+      { name: 'out', type: 'integer' },
+    ],
+    [
+      { _time: '2024-05-31T23:00:00Z', model: 'gpt-4o', in: 1000, out: 100 },
+      { _time: '2024-06-01T01:00:00Z', model: 'gpt-4o', in: 1000, out: 100 },
+      { _time: '2024-06-01T02:00:00Z', model: 'gpt-4o', in: 1000 },
+      { _time: '2024-06-01T03:00:00Z', model: 'azure/gpt-4o', in: 10, out: 1 },
+      { _time: '2024-06-01T04:00:00Z', model: 'mystery', in: 10, out: 1 },
     ],
   );
   await addDataset(
@@ -137,6 +156,52 @@ describe('genai_cost and friends', () => {
     const [today] = await rowsOf("print p = genai_get_pricing('GPT-4o'), c = genai_cost('gpt-4o', 10, 1)");
     expect(parsed(today!.p)).toMatchObject({ input_price_per_million: 2, model_id: 'gpt-4o' });
     expect(today!.c).toBeCloseTo(10 * 2e-6 + 8e-6, 15);
+  });
+});
+
+describe('sums of costs priced per era', () => {
+  // The same queries with and without the price table's boundaries: with them, calls are summed
+  // per (group, model, era) and the sums priced; the answers must not change.
+  const run = async (apl: string, withBoundaries: boolean) => {
+    const sql: string[] = [];
+    const runner = db.deps.runner;
+    const deps: EngineDeps = {
+      ...db.deps,
+      runner: { ...runner, run: (statement, options) => (sql.push(statement.sql), runner.run(statement, options)) },
+      ...(withBoundaries ? { priceBoundaries: () => boundaries } : {}),
+    };
+    return { rows: tableRows(await executeApl({ apl }, deps)), sql: sql.join('\n') };
+  };
+  // By hand: before the cut gpt-4o costs 4e-6 / 16e-6, after it 2e-6 / 8e-6; azure/gpt-4o 4e-6 / 1e-5.
+  const before = 1000 * 4e-6 + 100 * 16e-6;
+  const after = 1000 * 2e-6 + 100 * 8e-6;
+  const azure = 10 * 4e-6 + 1 * 1e-5;
+
+  for (const withBoundaries of [false, true]) {
+    it(`${withBoundaries ? 'per era' : 'row by row'}: one group across a price change, null tokens and unknown models left out`, async () => {
+      const { rows, sql } = await run("['gaps'] | summarize c = sum(genai_cost(model, in, out)), n = count(), i = sum(genai_input_cost(model, in))", withBoundaries);
+      expect(sql.includes('__r_era')).toBe(withBoundaries);
+      expect(rows).toEqual([{ c: expect.closeTo(before + after + azure, 15), n: 5, i: expect.closeTo(1000 * 4e-6 + 2000 * 2e-6 + 10 * 4e-6, 15) }]);
+    });
+
+    it(`${withBoundaries ? 'per era' : 'row by row'}: by model and day, and differences of costs`, async () => {
+      const { rows } = await run(
+        "['gaps'] | summarize c = sum(genai_cost(model, in, out)), out_only = sum(genai_cost(model, in, out) - genai_input_cost(model, in)) by model, bin(_time, 1d) | order by model asc, _time asc",
+        withBoundaries,
+      );
+      expect(rows).toEqual([
+        { model: 'azure/gpt-4o', _time: '2024-06-01T00:00:00Z', c: expect.closeTo(azure, 15), out_only: expect.closeTo(1e-5, 15) },
+        { model: 'gpt-4o', _time: '2024-05-31T00:00:00Z', c: expect.closeTo(before, 15), out_only: expect.closeTo(100 * 16e-6, 15) },
+        { model: 'gpt-4o', _time: '2024-06-01T00:00:00Z', c: expect.closeTo(after, 15), out_only: expect.closeTo(100 * 8e-6, 15) },
+        { model: 'mystery', _time: '2024-06-01T00:00:00Z', c: null, out_only: null },
+      ]);
+    });
+  }
+
+  it('keeps the row-by-row lookup for aggregations it cannot split', async () => {
+    const { rows, sql } = await run("['gaps'] | summarize a = avg(genai_cost(model, in, out)) by model | where model == 'gpt-4o'", true);
+    expect(sql.includes('__r_era')).toBe(false);
+    expect(rows[0]!.a).toBeCloseTo((before + after) / 2, 15);
   });
 });
 

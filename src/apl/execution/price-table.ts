@@ -75,3 +75,13 @@ export async function installPriceTable(connection: DuckDBConnection, rows: read
     await connection.run(`DROP TABLE IF EXISTS temp.main.${STAGING}`);
   }
 }
+
+/** The instants (epoch nanoseconds, ascending) at which some price period of `rows` starts or ends. */
+export function priceBoundaries(rows: readonly PriceTableRow[]): bigint[] {
+  const instants = new Set<number>();
+  for (const row of rows) {
+    if (row.validFrom !== null) instants.add(row.validFrom);
+    if (row.validTo !== null) instants.add(row.validTo);
+  }
+  return [...instants].sort((a, b) => a - b).map((ms) => BigInt(ms) * 1_000_000n);
+}
