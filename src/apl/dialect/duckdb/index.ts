@@ -60,7 +60,7 @@ class Generator {
         return `SELECT ${items.join(', ')} FROM ${from}`;
       }
       case 'aggregate': {
-        const rolled = rolledUpPricing(this.writer, rel, this.rel(rel.input), this.options.priceBoundaries, () => this.lookups++);
+        const rolled = rolledUpPricing(this.writer, rel, () => this.rel(rel.input), this.options.priceBoundaries, () => this.lookups++);
         if (rolled !== undefined) return rolled;
         const from = this.from(rel.input, [...rel.groups, ...rel.aggregates.flatMap((agg) => (agg.filter ? [...agg.args, agg.filter] : agg.args))]);
         const groups = rel.groups.map((group, i) => `${this.expr(group)} AS ${id(rel.columns[i]!.id)}`);

@@ -68,12 +68,13 @@ const ts = (nanos: bigint) => `make_timestamp_ns(CAST(${nanos.toString()} AS BIG
 
 /**
  * The SQL of an aggregate node priced per era, or undefined when the node is not of the form
- * above. `inputSql` is its input's SQL; `outputIds` the node's column ids.
+ * above (decided before anything is written).
  */
 export function rolledUpPricing(
   writer: ExprWriter,
   rel: Extract<Rel, { op: 'aggregate' }>,
-  inputSql: string,
+  /** Writes the input's SQL (only once the node is known to qualify: writing adds parameters). */
+  inputSql: () => string,
   boundaries: readonly bigint[] | undefined,
   nextLookup: () => number,
 ): string | undefined {
@@ -100,6 +101,7 @@ export function rolledUpPricing(
     time = at;
   }
 
+  const input = inputSql();
   const inner = writer.withColumns((id) => `t.${quoteIdentifier(id)}`);
   const groupSql = rel.groups.map((group) => inner.write(group));
   const keys: string[] = groupSql.map((sql, i) => `${sql} AS "__r_g${i}"`);
@@ -147,9 +149,9 @@ export function rolledUpPricing(
     });
   });
   const groupBy = keys.length ? ` GROUP BY ${keys.map((_, i) => i + 1).join(', ')}` : '';
-  const rolled = `SELECT ${items.join(', ')} FROM (${inputSql}) AS t${groupBy}`;
+  const rolled = `SELECT ${items.join(', ')} FROM (${input}) AS t${groupBy}`;
   const from = joinPriceLookups(writer, rolled, 't', [...replaced.values()], nextLookup);
-  if (!from) return undefined;
+  if (!from) throw new Error('a priced sum without a price lookup');
   const id = (columnId: string) => quoteIdentifier(columnId);
   const selected = [...rel.groups.map((_, i) => `"__r_g${i}" AS ${id(rel.columns[i]!.id)}`), ...outer.map((sql, a) => `${sql()} AS ${id(rel.columns[rel.groups.length + a]!.id)}`)];
   const outerGroupBy = rel.groups.length ? ` GROUP BY ${rel.groups.map((_, i) => i + 1).join(', ')}` : '';
