@@ -10,8 +10,13 @@ const POSTGRES_SUITES = process.env.POSTGRES_TEST_SUITES?.split(',') ?? [
   'test/auth/identity.test.ts',
   'test/auth/tokens.test.ts',
   'test/auth/graphql.test.ts',
+  'test/identity/*.test.ts',
+  'test/shared-objects/*.test.ts',
   'test/datasets/*.test.ts',
   'test/db/*.test.ts',
+  'test/monitors/api.test.ts',
+  'test/monitors/threshold.test.ts',
+  'test/monitors/instances.test.ts',
 ];
 
 export default defineConfig({

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createDuckDBRunner, type EngineDeps, executeApl } from '../src/apl';
-import { type DatasetSchema, DUCKDB_TYPE_OF, type FieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
+import { type DatasetSchema, duckdbTypeOf, type FieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -37,7 +37,7 @@ const column = (name: string) => quoteIdentifier(schema.fields.find((f) => f.nam
 
 async function prepareData(instance: DuckDBInstance): Promise<void> {
   const connection = await instance.connect();
-  const columns = schema.fields.map((f) => `${quoteIdentifier(f.column)} ${DUCKDB_TYPE_OF[f.type]}`);
+  const columns = schema.fields.map((f) => `${quoteIdentifier(f.column)} ${duckdbTypeOf(f.type)}`);
   await connection.run(`CREATE TABLE ${TABLE} (${columns.join(', ')})`);
   const values = [
     `make_timestamp_ns(${START} + (i * ${DAY / BigInt(EVENTS)})::BIGINT)`,

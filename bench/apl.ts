@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createDuckDBRunner, type EngineDeps, executeApl } from '../src/apl';
-import { type DatasetSchema, DUCKDB_TYPE_OF, type FieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
+import { type DatasetSchema, duckdbTypeOf, type FieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
+import { timePaired } from './paired-timing';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -52,7 +53,7 @@ async function prepareData(instance: DuckDBInstance): Promise<void> {
     return;
   }
   console.log(`generating ${EVENTS.toLocaleString('en-US')} events in ${FILE} ...`);
-  const columns = schema.fields.map((f) => `${quoteIdentifier(f.column)} ${DUCKDB_TYPE_OF[f.type]}`);
+  const columns = schema.fields.map((f) => `${quoteIdentifier(f.column)} ${duckdbTypeOf(f.type)}`);
   await connection.run(`CREATE TABLE ${TABLE} (${columns.join(', ')})`);
   const values = [
     `make_timestamp_ns(${START} + (i * ${DAY / BigInt(EVENTS)})::BIGINT + (hash(i) % 1000)::BIGINT)`,
@@ -64,11 +65,6 @@ async function prepareData(instance: DuckDBInstance): Promise<void> {
   await connection.run('CHECKPOINT');
   connection.closeSync();
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 interface Case {
   name: string;
@@ -140,22 +136,7 @@ async function main() {
   console.log(`\n${EVENTS.toLocaleString('en-US')} events, ${FIELDS.length} fields, 24 hours; median of ${RUNS} runs after warm-up\n`);
   console.log(`${'query'.padEnd(64)} ${'hand SQL'.padStart(10)} ${'engine'.padStart(10)} ${'ratio'.padStart(7)}`);
   for (const c of cases) {
-    for (let i = 0; i < 3; i++) {
-      await c.hand();
-      await c.engine();
-    }
-    const handTimes: number[] = [];
-    const engineTimes: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      let started = performance.now();
-      await c.hand();
-      handTimes.push(performance.now() - started);
-      started = performance.now();
-      await c.engine();
-      engineTimes.push(performance.now() - started);
-    }
-    const h = median(handTimes);
-    const e = median(engineTimes);
+    const { baseline: h, candidate: e } = await timePaired(c.hand, c.engine, RUNS);
     console.log(`${c.name.padEnd(64)} ${`${h.toFixed(1)} ms`.padStart(10)} ${`${e.toFixed(1)} ms`.padStart(10)} ${`${(e / h).toFixed(2)}x`.padStart(7)}`);
   }
   hand.closeSync();

@@ -17,7 +17,7 @@ import { buildCatalog } from '../src/catalog/build';
 import { loadFallbackData } from '../src/catalog/fallback';
 import { buildPriceRows } from '../src/catalog/price-book';
 import { type PricePeriod, pricesOf } from '../src/catalog/price-history';
-import { type DatasetSchema, DUCKDB_TYPE_OF, type FieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
+import { type DatasetSchema, DUCKDB_TYPE_OF, type FieldType, type ScalarFieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
@@ -59,7 +59,7 @@ const schema: DatasetSchema = {
 
 async function prepareData(instance: DuckDBInstance): Promise<void> {
   const connection = await instance.connect();
-  const columns = schema.fields.map((f) => `${quoteIdentifier(f.column)} ${DUCKDB_TYPE_OF[f.type]}`);
+  const columns = schema.fields.map((f) => `${quoteIdentifier(f.column)} ${DUCKDB_TYPE_OF[f.type as ScalarFieldType]}`);
   await connection.run(`CREATE TABLE ${TABLE} (${columns.join(', ')})`);
   const step = WEEK / BigInt(EVENTS);
   const values = [`make_timestamp_ns(${START} + i * ${step})`, `make_timestamp_ns(${START} + i * ${step} + 5000000)`, 'i + 1', ...FIELDS.map((f) => f.sql)];

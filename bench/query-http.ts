@@ -1,9 +1,15 @@
-// Query speed through the HTTP endpoint: the four reference questions and a 10-page cursor walk
-// over 1,000,000 events (twelve fields, 24 hours) ingested through the API, each timed as
+// Query speed through the HTTP endpoint: the four reference questions, `take 1` (the fixed cost
+// of a query) and a 10-page cursor walk over 1,000,000 events (twelve fields, 24 hours) ingested
+// through the API, each timed as
+//   - SQL: the same question as a hand-written DuckDB statement on one of the store's read
+//     connections, run the plain way (`runAndReadAll`) and its rows converted to JS values
+//     (`getRowsJS`): DuckDB's parse, plan and run plus the client's conversion, no JSON, no HTTP;
+//   - prepared: the same statement prepared once per connection and run again (DuckDB's floor
+//     for a statement that repeats, for reference: the engine keeps repeated statements prepared);
+//   - engine: the same query through the query service in the same process (no HTTP);
 //   - HTTP: POST /v1/datasets/_apl?format=tabular on the running server (request, JSON answer),
-//   - engine: the same query through the query service in the same process (no HTTP),
-//   - SQL: the same question as a hand-written DuckDB statement on the same store,
 // in the same run. Reported: medians after warm-up and the HTTP / SQL ratio (target <= 1.3).
+// QUERY_PREPARED_STATEMENTS=0 runs the engine without kept statements (each query planned anew).
 //
 //   npm run bench:query
 //   BENCH_EVENTS=200000 BENCH_RUNS=9 npm run bench:query
@@ -11,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { quoteIdentifier } from '../src/events/layout';
@@ -27,7 +34,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-query-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_TOKEN: TOKEN, MODEL_CATALOG_SOURCE: '/nonexistent', QUERY_TIMEOUT_MS: '120000' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ADMIN_TOKEN: TOKEN,
+    MODEL_CATALOG_SOURCE: '/nonexistent',
+    QUERY_TIMEOUT_MS: '120000',
+    ...(process.env.QUERY_PREPARED_STATEMENTS ? { QUERY_PREPARED_STATEMENTS: process.env.QUERY_PREPARED_STATEMENTS } : {}),
+  });
   const app = await createApp(config);
   const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -79,18 +93,29 @@ async function main() {
         request.end(body);
       });
     const viaEngine = (apl: string, cursor?: string) => services.queries.apl(principal, { apl, ...window, ...(cursor ? { cursor } : {}) });
-    const sql = async (text: string, params?: (string | bigint)[]) => (await services.eventStore.query(text, params)).rows;
+    const sql = (text: string, params?: bigint[]) =>
+      services.eventStore.useConnection(async (connection) => (await connection.runAndReadAll(text, params)).getRowsJS());
+    const kept = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+    const preparedSql = (text: string, params?: bigint[]) =>
+      services.eventStore.useConnection(async (connection) => {
+        if (!kept.has(connection)) kept.set(connection, new Map());
+        const statements = kept.get(connection)!;
+        if (!statements.has(text)) statements.set(text, await connection.prepare(text));
+        const statement = statements.get(text)!;
+        if (params) statement.bind(params);
+        return (await statement.runAndReadAll()).getRowsJS();
+      });
     const windowSql = `_time BETWEEN '${window.startTime}'::TIMESTAMP_NS AND '${window.endTime}'::TIMESTAMP_NS`;
 
     const walk = (run: (apl: string, cursor?: string) => Promise<{ status: { minCursor?: string } }>) => async () => {
       let cursor: string | undefined;
       for (let page = 0; page < 10; page++) cursor = (await run("['bench'] | sort by _time desc | take 1000", cursor)).status.minCursor;
     };
-    const walkSql = async () => {
+    const walkSql = (run: typeof sql) => async () => {
       let last: [bigint, bigint] | undefined;
       for (let page = 0; page < 10; page++) {
         const after = last ? `AND (_time < make_timestamp_ns($1::BIGINT) OR (_time = make_timestamp_ns($1::BIGINT) AND _rowId < $2::BIGINT))` : '';
-        const rows = await sql(
+        const rows = await run(
           `SELECT epoch_ns(_time), _rowId, * EXCLUDE (_time, _rowId) FROM ${table} WHERE ${windowSql} ${after} ORDER BY _time DESC, _rowId DESC LIMIT 1000`,
           last ? [last[0], last[1]] : undefined,
         );
@@ -99,7 +124,13 @@ async function main() {
       }
     };
 
-    const cases: { name: string; http: () => Promise<unknown>; engine: () => Promise<unknown>; sql: () => Promise<unknown> }[] = [
+    type Case = { name: string; http: () => Promise<unknown>; engine: () => Promise<unknown>; sql: () => Promise<unknown>; prepared: () => Promise<unknown> };
+    const cases: Case[] = [
+      {
+        name: 'take 1',
+        apl: "['bench'] | take 1",
+        sql: `SELECT * FROM ${table} WHERE ${windowSql} LIMIT 1`,
+      },
       {
         name: 'summarize count() by bin(_time, 1h)',
         apl: "['bench'] | summarize count() by bin(_time, 1h)",
@@ -120,28 +151,29 @@ async function main() {
         apl: "['bench'] | summarize dcount(user), percentile(duration, 99) by method",
         sql: `SELECT ${col('method')}, count(DISTINCT ${col('user')}), quantile_disc(${col('duration')}, 0.99) FROM ${table} WHERE ${windowSql} GROUP BY 1`,
       },
-    ].map((c) => ({ name: c.name, http: () => viaHttp(c.apl, undefined, false), engine: () => viaEngine(c.apl), sql: () => sql(c.sql) }));
-    cases.push({ name: '10-page cursor walk (1000 rows a page)', http: walk(viaHttp), engine: walk(viaEngine), sql: walkSql });
+    ].map((c) => ({ name: c.name, http: () => viaHttp(c.apl, undefined, false), engine: () => viaEngine(c.apl), sql: () => sql(c.sql), prepared: () => preparedSql(c.sql) }));
+    cases.push({ name: '10-page cursor walk (1000 rows a page)', http: walk(viaHttp), engine: walk(viaEngine), sql: walkSql(sql), prepared: walkSql(preparedSql) });
 
     console.log(`\n${EVENTS.toLocaleString('en-US')} events, 24 hours; median of ${RUNS} runs after warm-up\n`);
-    console.log(`${'query'.padEnd(64)} ${'SQL'.padStart(9)} ${'engine'.padStart(9)} ${'HTTP'.padStart(9)} ${'HTTP/SQL'.padStart(9)}`);
+    console.log(`${'query'.padEnd(64)} ${'SQL'.padStart(9)} ${'prepared'.padStart(9)} ${'engine'.padStart(9)} ${'HTTP'.padStart(9)} ${'HTTP/SQL'.padStart(9)}`);
     for (const c of cases) {
       for (let i = 0; i < 5; i++) {
         await c.sql();
+        await c.prepared();
         await c.engine();
         await c.http();
       }
-      const times = { sql: [] as number[], engine: [] as number[], http: [] as number[] };
+      const times = { sql: [] as number[], prepared: [] as number[], engine: [] as number[], http: [] as number[] };
       for (let i = 0; i < RUNS; i++) {
-        for (const kind of ['sql', 'engine', 'http'] as const) {
+        for (const kind of ['sql', 'prepared', 'engine', 'http'] as const) {
           const t0 = performance.now();
           await c[kind]();
           times[kind].push(performance.now() - t0);
         }
       }
-      const [s, e, h] = [median(times.sql), median(times.engine), median(times.http)];
-      const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(9);
-      console.log(`${c.name.padEnd(64)} ${ms(s)} ${ms(e)} ${ms(h)} ${`${(h / s).toFixed(2)}x`.padStart(9)}`);
+      const [s, p, e, h] = [median(times.sql), median(times.prepared), median(times.engine), median(times.http)];
+      const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`.padStart(9);
+      console.log(`${c.name.padEnd(64)} ${ms(s)} ${ms(p)} ${ms(e)} ${ms(h)} ${`${(h / s).toFixed(2)}x`.padStart(9)}`);
     }
   } finally {
     await app.close();

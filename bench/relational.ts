@@ -1,5 +1,5 @@
-// Hot-path reads of the relational store: a token lookup and a dataset resolution through the
-// repository layer, beside the same read through Prisma and through the bare driver (a
+// Hot-path reads of the relational store: a token lookup, a dataset resolution and the roles a
+// member holds (base role, groups, custom role definitions) through the repository layer, beside the same read through Prisma and through the bare driver (a
 // better-sqlite3 prepared statement; a `pg` pool query), on SQLite and, when it is installed, on
 // a throwaway PostgreSQL cluster on this machine. One read at a time, as a request does.
 //
@@ -24,7 +24,34 @@ async function seed(store: RelationalStore) {
   await prisma.dataset.createMany({
     data: Array.from({ length: 200 }, (_, i) => ({ id: `d${i}`, orgId: 'org', name: `logs-${i}`, tableName: `ds_${i}`, createdBy: 'u' })),
   });
+  // 200 members: every other one with a custom base role, all in two groups of two roles each.
+  await prisma.role.createMany({
+    data: ['r1', 'r2', 'r3'].map((id) => ({ id, orgId: 'org', name: id, datasetCapabilities: '{"*":{"query":["read"]}}', orgCapabilities: '{"users":["read"]}' })),
+  });
+  await prisma.user.createMany({ data: Array.from({ length: 200 }, (_, i) => ({ id: `u${i}`, name: `u${i}`, email: `u${i}@example.com` })) });
+  await prisma.membership.createMany({ data: Array.from({ length: 200 }, (_, i) => ({ userId: `u${i}`, orgId: 'org', role: i % 2 ? 'r1' : 'user' })) });
+  for (const [id, roles] of [['g1', ['r2', 'read-only']], ['g2', ['r3', 'user']]] as const) {
+    await prisma.group.create({ data: { id, orgId: 'org', name: id, roles: { create: roles.map((role) => ({ role })) } } });
+    await prisma.groupMember.createMany({ data: Array.from({ length: 200 }, (_, i) => ({ groupId: id, userId: `u${i}` })) });
+  }
 }
+
+/** The roles of a member, as an ORM would read them: the membership, the groups with their roles, the custom roles. */
+async function grantsThroughPrisma(store: RelationalStore, userId: string) {
+  const { prisma } = store;
+  const membership = await prisma.membership.findUnique({ where: { userId_orgId: { userId, orgId: 'org' } } });
+  const groups = await prisma.groupMember.findMany({ where: { userId, group: { orgId: 'org' } }, include: { group: { include: { roles: true } } } });
+  const ids = [membership!.role, ...groups.flatMap((link) => link.group.roles.map((role) => role.role))];
+  return prisma.role.findMany({ where: { orgId: 'org', id: { in: ids } } });
+}
+
+const grantsSql = (p: (n: number) => string) => `SELECT 'base' AS via, m.role AS role, r.dataset_capabilities, r.org_capabilities, r.view_capabilities
+    FROM memberships m LEFT JOIN roles r ON r.id = m.role AND r.org_id = m.org_id WHERE m.user_id = ${p(1)} AND m.org_id = ${p(2)}
+  UNION ALL
+  SELECT 'group' AS via, gr.role AS role, r.dataset_capabilities, r.org_capabilities, r.view_capabilities
+    FROM group_members gm JOIN groups g ON g.id = gm.group_id JOIN memberships m ON m.user_id = gm.user_id AND m.org_id = g.org_id
+    JOIN group_roles gr ON gr.group_id = g.id LEFT JOIN roles r ON r.id = gr.role AND r.org_id = g.org_id
+   WHERE gm.user_id = ${p(3)} AND g.org_id = ${p(4)}`;
 
 /** Microseconds per call, the median of five rounds. */
 async function measure(iterations: number, call: (i: number) => Promise<unknown> | unknown): Promise<number> {
@@ -46,7 +73,9 @@ interface Row {
   prisma: number;
 }
 
-async function run(provider: string, store: RelationalStore, driverRead: (sql: string, params: unknown[]) => Promise<unknown> | unknown, iterations: number): Promise<Row[]> {
+type DriverRead = (sql: string, params: unknown[]) => Promise<unknown> | unknown;
+
+async function run(provider: string, store: RelationalStore, driverRead: DriverRead, driverReadAll: DriverRead, iterations: number): Promise<Row[]> {
   await seed(store);
   const placeholder = (n: number) => (provider === 'SQLite' ? '?' : `$${n}`);
   const token = {
@@ -59,9 +88,16 @@ async function run(provider: string, store: RelationalStore, driverRead: (sql: s
     repository: await measure(iterations, (i) => store.repository.datasets.byName('org', `logs-${i % 200}`)),
     prisma: await measure(iterations, (i) => store.prisma.dataset.findUnique({ where: { orgId_name: { orgId: 'org', name: `logs-${i % 200}` } } })),
   };
+  const grantsQuery = grantsSql(placeholder);
+  const grants = {
+    driver: await measure(iterations, (i) => driverReadAll(grantsQuery, [`u${i % 200}`, 'org', `u${i % 200}`, 'org'])),
+    repository: await measure(iterations, (i) => store.repository.access.grantsOf('org', `u${i % 200}`)),
+    prisma: await measure(iterations, (i) => grantsThroughPrisma(store, `u${i % 200}`)),
+  };
   return [
     { provider, read: 'token by secret hash', ...token },
     { provider, read: 'dataset by name', ...dataset },
+    { provider, read: "a member's roles", ...grants },
   ];
 }
 
@@ -75,7 +111,12 @@ try {
     if (!statement) statements.set(sql, (statement = sqlite.sqlite.prepare(sql)));
     return (statement.get as (...args: unknown[]) => unknown).apply(statement, params);
   };
-  rows.push(...(await run('SQLite', sqlite, sqliteRead, ITERATIONS)));
+  const sqliteReadAll = (sql: string, params: unknown[]) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = sqlite.sqlite.prepare(sql)));
+    return (statement.all as (...args: unknown[]) => unknown).apply(statement, params);
+  };
+  rows.push(...(await run('SQLite', sqlite, sqliteRead, sqliteReadAll, ITERATIONS)));
   await sqlite.close();
 
   if (findPostgresBinDir()) {
@@ -84,7 +125,8 @@ try {
       const database = await createTestDatabase(cluster.adminUrl);
       const store = await openRelationalStore({ provider: 'postgresql', url: database.url });
       const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-      rows.push(...(await run('PostgreSQL', store, (sql, params) => pool.query(sql, params), Math.ceil(ITERATIONS / 10))));
+      const query = (sql: string, params: unknown[]) => pool.query(sql, params);
+      rows.push(...(await run('PostgreSQL', store, query, query, Math.ceil(ITERATIONS / 10))));
       await pool.end();
       await store.close();
     } finally {

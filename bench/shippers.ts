@@ -9,84 +9,17 @@
 // ingest benchmark's 12-field events; spans are sent as OTLP and, for the baseline, as NDJSON of
 // the events they are stored as (21 fields: _time, ids, kind, duration, status, service and resource,
 // scope, five convention attributes, and the attributes.custom map).
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ADMIN_TOKEN, cpuSecondsOf, drive, post, startServer } from './bench-server';
 import { makeEvents, ndjsonBatches } from './ingest-events';
 import { bulkBatches, makeSpans, spanNdjsonBatches, traceBatches } from './shipper-bodies';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const BATCH_SIZES = [1000, 10_000];
 const CLIENTS = 4;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const ADMIN_TOKEN = 'xapt-bench-admin-token-0123456789';
 
 const formatRate = (rate: number) => Math.round(rate).toLocaleString('en-US');
-
-// -- the server --------------------------------------------------------------------------------
-
-async function startServer(attempts = 3): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
-  try {
-    return await startServerOnce();
-  } catch (error) {
-    // A random port may be taken by another process on a shared machine: try another.
-    if (attempts <= 1) throw error;
-    return startServer(attempts - 1);
-  }
-}
-
-async function startServerOnce(): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-shippers-'));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) {
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`server exited with ${child.exitCode}`);
-    }
-    if (attempt > 300) throw new Error('server did not become healthy');
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    port,
-    child,
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function post(agent: http.Agent, port: number, pathname: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      { host: '127.0.0.1', port, path: pathname, method: 'POST', agent, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-length': body.length, ...headers } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
 
 interface Door {
   label: string;
@@ -127,24 +60,6 @@ interface Comparison {
   mapFields: string[];
   baseline: { door: Door; bodies: (batchSize: number) => Buffer[] };
   shipper: { door: Door; bodies: (batchSize: number) => Buffer[] };
-}
-
-/** CPU seconds the server process has used (all its threads, DuckDB's included). */
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime, in clock ticks of 1/100 s.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function drive(bodies: Buffer[], send: (body: Buffer) => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < bodies.length) await send(bodies[next++]!);
-    }),
-  );
-  return (performance.now() - started) / 1000;
 }
 
 async function main() {
@@ -188,7 +103,7 @@ async function main() {
       if (!response.ok) throw new Error(`declaring ${name}: ${response.status} ${await response.text()}`);
     }
     const cpuBefore = cpuSecondsOf(server.child.pid!);
-    const seconds = await drive(bodies, (body) => door.send(agent, server.port, dataset, body));
+    const seconds = await drive(bodies, CLIENTS, (body) => door.send(agent, server.port, dataset, body));
     return { wall: EVENTS / seconds, cpu: EVENTS / (cpuSecondsOf(server.child.pid!) - cpuBefore) };
   };
   try {

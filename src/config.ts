@@ -9,6 +9,13 @@ export const DEFAULT_CATALOG_SOURCE =
 const positiveInt = (fallback: number) =>
   z.coerce.number().int('must be a whole number').positive('must be greater than 0').default(fallback);
 
+const httpUrl = (fallback: string) =>
+  z
+    .string()
+    .regex(/^https?:\/\/[^/]/, 'must be an http:// or https:// URL')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .default(fallback);
+
 const boundedInt = (fallback: number, max: number) => positiveInt(fallback).pipe(z.number().max(max, `must be at most ${max}`));
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
@@ -53,6 +60,7 @@ const envSchema = z.object({
   MAX_QUERY_ROWS: positiveInt(65_000),
   QUERY_TIMEOUT_MS: positiveInt(30_000),
   QUERY_MAX_RESULT_BYTES: positiveInt(64 * 2 ** 20),
+  QUERY_PREPARED_STATEMENTS: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(32),
   APL_MAX_QUERY_BYTES: positiveInt(256 * 1024),
   APL_MAX_NESTING: boundedInt(100, 256),
   APL_MAX_OPERATORS: boundedInt(200, 1000),
@@ -71,9 +79,22 @@ const envSchema = z.object({
   DUCKDB_MEMORY_LIMIT: byteSize.optional(),
   DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
   DUCKDB_MAX_TEMP_DIRECTORY_SIZE: byteSize.optional(),
+  PROVISIONED_ORGS_PER_DAY: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(3),
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587')
+    .optional(),
+  SMTP_FROM: z.string().min(3).default('eventdeck <alerts@localhost>'),
+  NOTIFIER_DENY_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  MONITOR_MINUTE_MS: positiveInt(60_000),
+  MONITOR_CONCURRENCY: positiveInt(2),
+  PAGERDUTY_EVENTS_URL: httpUrl('https://events.pagerduty.com/v2/enqueue'),
+  OPSGENIE_API_URL: httpUrl('https://api.opsgenie.com'),
+  OPSGENIE_EU_API_URL: httpUrl('https://api.eu.opsgenie.com'),
+  DISCORD_API_URL: httpUrl('https://discord.com/api/v10'),
 });
 
 export interface Config {
@@ -84,6 +105,8 @@ export interface Config {
   database: DatabaseLocation;
   /** Absolute path of the DuckDB file holding the events. */
   duckdbPath: string;
+  /** Absolute path of the DuckDB file holding the metrics (series and points). */
+  metricsDuckdbPath: string;
   catalogSource: string;
   /** How often a URL catalog source is re-read, in ms; 0: never. */
   catalogRefreshMs: number;
@@ -93,6 +116,8 @@ export interface Config {
   queryTimeoutMs: number;
   /** Largest answer a query may produce (bytes of its values). */
   queryMaxResultBytes: number;
+  /** Query statements kept prepared per read connection of the event store (0: none). */
+  queryPreparedStatements: number;
   apl: AplLimits;
   /** Deepest nesting of a JSON request body (ingest bodies have their own per-event rule). */
   jsonMaxDepth: number;
@@ -101,8 +126,24 @@ export interface Config {
   ingest: IngestLimits;
   graphql: GraphQLLimits;
   duckdb: DuckDBSettings;
+  /** Organizations one client address may provision a day through POST /v2/orgs/provision (0: none). */
+  provisionedOrgsPerDay: number;
   tls: { cert: string; key: string } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  monitors: MonitorsConfig;
+}
+
+export interface MonitorsConfig {
+  /** How long one minute of monitor time lasts (intervals, ranges, delays); 60000 but in tests. */
+  minuteMs: number;
+  /** Monitor queries running at once. */
+  concurrency: number;
+  /** `smtp://` / `smtps://` URL of the mail server for email notifiers. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** Refuse notifier targets on loopback, private and link-local addresses. */
+  denyPrivateTargets: boolean;
+  endpoints: { pagerduty: string; opsgenie: string; opsgenieEu: string; discord: string };
 }
 
 export interface AplLimits {
@@ -203,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     database: databaseFrom(e.DATABASE_URL, dataDir, e.DATABASE_POOL_SIZE),
     duckdbPath,
+    metricsDuckdbPath: path.join(dataDir, 'metrics.duckdb'),
     catalogSource: e.MODEL_CATALOG_SOURCE,
     catalogRefreshMs: durationMs(e.MODEL_CATALOG_REFRESH),
     adminToken: e.ADMIN_TOKEN,
@@ -210,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxQueryRows: e.MAX_QUERY_ROWS,
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryMaxResultBytes: e.QUERY_MAX_RESULT_BYTES,
+    queryPreparedStatements: e.QUERY_PREPARED_STATEMENTS,
     apl: {
       maxQueryBytes: e.APL_MAX_QUERY_BYTES,
       maxNesting: e.APL_MAX_NESTING,
@@ -236,7 +279,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tempDirectory: e.DUCKDB_TEMP_DIRECTORY ? path.resolve(e.DUCKDB_TEMP_DIRECTORY) : `${duckdbPath}.tmp`,
       maxTempDirectoryBytes: e.DUCKDB_MAX_TEMP_DIRECTORY_SIZE,
     },
+    provisionedOrgsPerDay: e.PROVISIONED_ORGS_PER_DAY,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
     logLevel: e.LOG_LEVEL,
+    monitors: {
+      minuteMs: e.MONITOR_MINUTE_MS,
+      concurrency: e.MONITOR_CONCURRENCY,
+      smtpUrl: e.SMTP_URL,
+      smtpFrom: e.SMTP_FROM,
+      denyPrivateTargets: e.NOTIFIER_DENY_PRIVATE === 'true',
+      endpoints: {
+        pagerduty: e.PAGERDUTY_EVENTS_URL,
+        opsgenie: e.OPSGENIE_API_URL,
+        opsgenieEu: e.OPSGENIE_EU_API_URL,
+        discord: e.DISCORD_API_URL,
+      },
+    },
   };
 }

@@ -7,6 +7,8 @@ export type ErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'precondition_failed'
+  | 'rate_limited'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'limit_exceeded'
@@ -29,8 +31,12 @@ export const invalidInput = (message: string, details?: Record<string, unknown>)
   new DomainError('invalid_input', message, details);
 export const unauthenticated = (message = 'missing or invalid API token') => new DomainError('unauthenticated', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
-export const notFound = (message: string) => new DomainError('not_found', message);
-export const conflict = (message: string) => new DomainError('conflict', message);
+export const notFound = (message: string, details?: Record<string, unknown>) => new DomainError('not_found', message, details);
+export const conflict = (message: string, details?: Record<string, unknown>) => new DomainError('conflict', message, details);
+/** A write based on a stale version (dashboards): 412. */
+export const preconditionFailed = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('precondition_failed', message, details);
+export const rateLimited = (message: string) => new DomainError('rate_limited', message);
 export const payloadTooLarge = (message: string) => new DomainError('payload_too_large', message);
 export const unsupportedMediaType = (message: string) => new DomainError('unsupported_media_type', message);
 export const limitExceeded = (message: string) => new DomainError('limit_exceeded', message);
@@ -43,6 +49,8 @@ const httpStatusByKind: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
+  rate_limited: 429,
   payload_too_large: 413,
   unsupported_media_type: 415,
   limit_exceeded: 400,
@@ -56,6 +64,8 @@ const graphqlCodeByKind: Record<ErrorKind, string> = {
   forbidden: 'FORBIDDEN',
   not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
+  precondition_failed: 'PRECONDITION_FAILED',
+  rate_limited: 'RATE_LIMITED',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
   limit_exceeded: 'LIMIT_EXCEEDED',

@@ -1,11 +1,13 @@
 // The composition root of the domain: builds every service once, in dependency order.
 // REST routes and GraphQL resolvers receive this object and call the same functions.
 import type { Logger } from 'pino';
+import { AnnotationService } from './annotations/service';
 import { ensureAdminIdentity } from './auth/bootstrap';
 import { AuthService } from './auth/service';
 import { CatalogRefresher } from './catalog/refresh';
 import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
+import { DashboardService } from './dashboards/service';
 import type { RelationalStore } from './db/store';
 import { CatalogPriceTable } from './events/catalog-prices';
 import { DatasetService } from './events/datasets';
@@ -14,22 +16,39 @@ import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
+import { ViewService } from './events/views';
+import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-fields';
+import { IdentityService } from './identity/service';
+import { createMetricsService, metricsDatasetStorage, openMetricsStore } from './metrics/open';
+import type { MetricsService } from './metrics/service';
+import { leaseLeadership } from './monitors/leadership';
+import { Monitoring } from './monitors/service';
 import { ShipperService } from './shippers/service';
+import { StarredQueryService } from './starred-queries/service';
 
 export interface Services extends EventServices {
   config: Config;
   logger: Logger;
   store: RelationalStore;
   auth: AuthService;
+  /** Organizations, members, custom roles, groups, provisioned organizations. */
+  identity: IdentityService;
+  annotations: AnnotationService;
+  starredQueries: StarredQueryService;
+  dashboards: DashboardService;
   catalog: CatalogService;
   datasets: DatasetService;
   mapFields: MapFieldService;
+  virtualFields: VirtualFieldService;
+  views: ViewService;
   retention: RetentionSweeper;
   queries: QueryService;
+  monitoring: Monitoring;
   shippers: ShipperService;
   prices: CatalogPriceTable;
   catalogRefresh: CatalogRefresher;
   llmUsage: LlmUsageService;
+  metrics: MetricsService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -43,9 +62,26 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
   const auth = new AuthService(store);
   const events = await openEventServices(config, store, logger);
-  const datasets = new DatasetService(store.prisma, store.repository, events.datasetEvents, [mapFieldsInFieldList(events.mapFieldRegistry)]);
+  const metricsStore = await openMetricsStore(config);
+  const metricsStorage = metricsDatasetStorage(metricsStore);
+  // Background sweeps know a dataset only by its table: metrics tables live in the metrics store.
+  const storageOfTable = (table: string) => (metricsStore.hasDataset(table) ? metricsStorage : events.datasetEvents);
+  const datasets = new DatasetService(
+    store.prisma,
+    store.repository,
+    events.datasetEvents,
+    [mapFieldsInFieldList(events.mapFieldRegistry), virtualFieldsInFieldList(store.prisma, events.fields)],
+    metricsStorage,
+  );
   const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
-  const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config);
+  const virtualFields = new VirtualFieldService(store.prisma, store.repository, datasets);
+  const identity = new IdentityService(store, auth, { dropTable: (id, table) => storageOfTable(table).dropTable(id, table) }, config, logger);
+  const annotations = new AnnotationService(store.prisma, store.repository);
+  const starredQueries = new StarredQueryService(store.prisma);
+  const dashboards = new DashboardService(store.prisma);
+  const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config, annotations);
+  const views = new ViewService(store.prisma, store.repository, queries);
+  const metrics = createMetricsService(config, datasets, metricsStore, events.ingest);
   // The genai_* functions price from the catalog: its prices go into the events database, and
   // the first install is awaited so the first queries are priced.
   const prices = new CatalogPriceTable(events.eventStore, logger);
@@ -55,10 +91,38 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   // A URL source is re-read every MODEL_CATALOG_REFRESH, in the background.
   const catalogRefresh = new CatalogRefresher(store, catalog, config.catalogSource, config.catalogRefreshMs, logger);
   await catalogRefresh.start();
-  const retention = new RetentionSweeper(store.repository, store.leases, events.datasetEvents, logger);
+  const retention = new RetentionSweeper(store.repository, store.leases, {
+    trim: (id, table, olderThan) => storageOfTable(table).trim(id, table, olderThan),
+  }, logger);
   retention.start();
+  identity.start();
   const shippers = new ShipperService(events.ingest, datasets, mapFields);
-  return { config, logger, store, auth, catalog, ...events, datasets, mapFields, retention, queries, shippers, prices, catalogRefresh, llmUsage: new LlmUsageService(queries) };
+  const monitoring = new Monitoring(config, store.prisma, queries, logger, leaseLeadership(store.leases));
+  monitoring.start();
+  return {
+    config,
+    logger,
+    store,
+    auth,
+    identity,
+    annotations,
+    starredQueries,
+    dashboards,
+    catalog,
+    ...events,
+    datasets,
+    mapFields,
+    virtualFields,
+    views,
+    retention,
+    queries,
+    monitoring,
+    shippers,
+    metrics,
+    prices,
+    catalogRefresh,
+    llmUsage: new LlmUsageService(queries),
+  };
 }
 
 /** Shown once, on the terminal rather than in the JSON logs: it is a secret. */
@@ -74,7 +138,10 @@ export async function closeServices(services: Services): Promise<void> {
   await services.catalogRefresh.stop();
   services.catalog.close();
   await services.prices.idle();
+  await services.monitoring.stop();
   await services.retention.stop();
+  await services.identity.stop();
   await closeEventServices(services);
+  await services.metrics.store.close();
   await services.store.close();
 }

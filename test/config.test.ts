@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./data'),
       database: { provider: 'sqlite', path: path.resolve('./data/eventdeck.db') },
       duckdbPath: path.resolve('./data/events.duckdb'),
+      metricsDuckdbPath: path.resolve('./data/metrics.duckdb'),
       catalogSource: DEFAULT_CATALOG_SOURCE,
       adminToken: undefined,
       tls: undefined,
@@ -53,6 +54,27 @@ describe('loadConfig', () => {
     expect(message).toMatch(/PORT:/);
     expect(message).toMatch(/MAX_QUERY_ROWS: must be greater than 0/);
     expect(message).toMatch(/ADMIN_TOKEN: must be at least 12/);
+  });
+
+  it('reads the monitor and notifier settings', () => {
+    expect(loadConfig({}).monitors).toEqual({
+      minuteMs: 60_000,
+      concurrency: 2,
+      smtpUrl: undefined,
+      smtpFrom: 'eventdeck <alerts@localhost>',
+      denyPrivateTargets: false,
+      endpoints: {
+        pagerduty: 'https://events.pagerduty.com/v2/enqueue',
+        opsgenie: 'https://api.opsgenie.com',
+        opsgenieEu: 'https://api.eu.opsgenie.com',
+        discord: 'https://discord.com/api/v10',
+      },
+    });
+    const custom = loadConfig({ MONITOR_MINUTE_MS: '1000', SMTP_URL: 'smtps://u:p@mail.example.com:465', NOTIFIER_DENY_PRIVATE: 'true', DISCORD_API_URL: 'http://127.0.0.1:9/api/' });
+    expect(custom.monitors).toMatchObject({ minuteMs: 1000, smtpUrl: 'smtps://u:p@mail.example.com:465', denyPrivateTargets: true, endpoints: { discord: 'http://127.0.0.1:9/api' } });
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => loadConfig({ NOTIFIER_DENY_PRIVATE: 'yes' })).toThrow(/NOTIFIER_DENY_PRIVATE: must be true or false/);
+    expect(() => loadConfig({ MONITOR_MINUTE_MS: '0' })).toThrow(/MONITOR_MINUTE_MS: must be greater than 0/);
   });
 
   it('requires TLS_CERT and TLS_KEY together', () => {

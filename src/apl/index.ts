@@ -40,3 +40,6 @@ export {
   type LegacyAggregation,
 } from './legacy-query';
 export { parseRequestTime, formatDateTime, formatTimespan } from './time';
+export { describeVirtualFields } from './semantic/virtual-fields';
+export { datasetNamesOf, type ViewSource } from './semantic/analyzer';
+export type { AplType } from './semantic/plan';

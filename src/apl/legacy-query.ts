@@ -1,12 +1,12 @@
 // The legacy query request of v1 `queryDataset` (filter tree, aggregations, groupBy,
-// resolution, order, limit, project, virtual fields, cursor) translated into the same syntax
-// tree APL produces, so both go through one analyzer, one compiler and one executor.
+// resolution, order, limit, project, cursor) translated into the same syntax tree APL produces,
+// so both go through one analyzer, one compiler and one executor; its virtual fields join the
+// dataset's own, bound by the analyzer as they are.
 import { invalidInput } from '../errors';
 import { type EngineDeps, executeQuery } from './execution/execute';
 import type { QueryResult } from './execution/result';
 import type { Assignment, Expr, LiteralValue, Operator, Query, SortKey } from './syntax/ast';
 import { START } from './syntax/position';
-import type { QueryLimits } from './limits';
 import { balancedChain, parseExpression } from './syntax/parser';
 import { parseDuration } from './time';
 import { type Entry, type Timeseries, toMatches, toTimeseries } from './wire';
@@ -155,11 +155,8 @@ function resolutionBin(resolution: string | undefined): Expr {
 }
 
 /** The APL equivalent of a legacy request; `withBins` adds the resolution's time bin. */
-export function legacyToQuery(dataset: string, request: LegacyQueryRequest, withBins: boolean, limits?: QueryLimits): Query {
+export function legacyToQuery(dataset: string, request: LegacyQueryRequest, withBins: boolean): Query {
   const operators: Operator[] = [];
-  for (const virtual of request.virtualFields ?? []) {
-    operators.push({ kind: 'extend', pos, items: [{ pos, name: virtual.alias, expr: parseExpression(virtual.expr, limits) }] });
-  }
   if (request.filter) operators.push({ kind: 'where', pos, predicate: filterToExpr(request.filter) });
   const aggregations = request.aggregations ?? [];
   if (aggregations.length > 0) {
@@ -181,8 +178,31 @@ export function legacyToQuery(dataset: string, request: LegacyQueryRequest, with
   return { lets: [], body: { pos, source: { kind: 'named', pos, name: dataset, bracketed: true }, operators } };
 }
 
+/**
+ * The request's virtual fields, added to the dataset's own: they are bound and evaluated as the
+ * dataset's virtual fields are, after them, and fail the request when they cannot be evaluated.
+ */
+function withRequestVirtualFields(dataset: string, request: LegacyQueryRequest, deps: EngineDeps): EngineDeps {
+  const fields = (request.virtualFields ?? []).map((field, index) => {
+    if (typeof field?.alias !== 'string' || field.alias === '' || typeof field.expr !== 'string') {
+      throw invalidInput(`virtualFields[${index}] needs an "alias" and an "expr"`);
+    }
+    parseExpression(field.expr, deps.limits); // a syntax error is the request's, with its position
+    return { name: field.alias, expression: field.expr, strict: true };
+  });
+  if (fields.length === 0) return deps;
+  return {
+    ...deps,
+    resolveDatasets: async (names) =>
+      (await deps.resolveDatasets(names)).map((schema) =>
+        schema.name === dataset ? { ...schema, virtualFields: [...(schema.virtualFields ?? []), ...fields] } : schema,
+      ),
+  };
+}
+
 /** Runs a legacy query: events as matches, or aggregations as series (per resolution) and totals. */
-export async function executeLegacyQuery(dataset: string, request: LegacyQueryRequest, deps: EngineDeps, signal?: AbortSignal): Promise<LegacyQueryResponse> {
+export async function executeLegacyQuery(dataset: string, request: LegacyQueryRequest, given: EngineDeps, signal?: AbortSignal): Promise<LegacyQueryResponse> {
+  const deps = withRequestVirtualFields(dataset, request, given);
   const options = {
     ...(request.startTime ? { startTime: request.startTime } : {}),
     ...(request.endTime ? { endTime: request.endTime } : {}),
@@ -192,14 +212,14 @@ export async function executeLegacyQuery(dataset: string, request: LegacyQueryRe
     ...(signal ? { signal } : {}),
   };
   if ((request.aggregations ?? []).length === 0) {
-    const result = await executeQuery(legacyToQuery(dataset, request, false, deps.limits), options, deps);
+    const result = await executeQuery(legacyToQuery(dataset, request, false), options, deps);
     return { format: 'legacy', status: result.status, matches: toMatches(result), buckets: { series: [], totals: [] }, fieldsMeta: result.fieldsMeta[dataset] ?? [] };
   }
   // The request's limit counts groups: it applies to the totals, not to groups times buckets.
   const { limit: _groups, ...seriesOptions } = options;
   // Both translations first: a request refused by one must not leave the other running unwatched.
-  const seriesQuery = legacyToQuery(dataset, request, true, deps.limits);
-  const totalsQuery = legacyToQuery(dataset, request, false, deps.limits);
+  const seriesQuery = legacyToQuery(dataset, request, true);
+  const totalsQuery = legacyToQuery(dataset, request, false);
   const [series, totals] = await Promise.all([executeQuery(seriesQuery, seriesOptions, deps), executeQuery(totalsQuery, options, deps)]);
   return {
     format: 'legacy',

@@ -1,12 +1,19 @@
 // Resolves the token of a request (`Authorization: Bearer <token>`, or another scheme a route
-// accepts, see schemes.ts) and the organization header to a Principal.
-// This runs on every request, so it reads through the repository layer (a prepared statement
-// on SQLite, ~10 µs; one indexed query on PostgreSQL) rather than Prisma (~1 ms). Nothing is
-// cached: a token revoked or a membership changed through any instance is refused at once.
-import type { Repository, TokenRow } from '../db/repository';
+// accepts, see schemes.ts) and the organization header to a Principal, and evaluates what it
+// may do for this request. This runs on every request, so it reads through
+// the repository layer (prepared statements on SQLite, ~10 µs each; indexed queries on
+// PostgreSQL) rather than Prisma (~1 ms). Nothing is cached: a token revoked, a membership,
+// role or group changed through any instance counts from the next request on.
+//
+// A personal token holds the union of its user's base role and the roles of their groups in
+// the organization. An API token holds its own capabilities intersected with those of the user
+// who created it, as that user stands now: it never does more than its creator could, and it
+// stops working when its creator leaves the organization.
+import type { Repository, RoleGrant, TokenRow } from '../db/repository';
 import { forbidden, invalidInput, unauthenticated } from '../errors';
-import type { DatasetCapabilities, OrgCapabilities, Principal } from './principal';
-import { capabilitiesOfRole } from './roles';
+import { type CapabilitySet, capabilitySetOf, intersectionOf, unionOf } from './capabilities';
+import type { Principal } from './principal';
+import { baseRoleCapabilities } from './roles';
 import { type AuthScheme, tokenFromAuthorization } from './schemes';
 import { hashTokenSecret } from './secrets';
 
@@ -27,57 +34,113 @@ export function credentialsFrom(getHeader: (name: string) => string | undefined)
   };
 }
 
+/** A valid token, before any organization is chosen (routes that need none, such as GET /v2/orgs). */
+export interface Identity {
+  tokenId: string;
+  kind: 'personal' | 'api';
+  /** The owner of a personal token, the creator of an API token (if known). */
+  userId: string | null;
+  /** An API token's organization; null for personal tokens. */
+  orgId: string | null;
+  /** The organization the request names in its header, if any. */
+  requestedOrg: string | undefined;
+  token: TokenRow;
+}
+
+/** What a member holds in an organization: their base role and everything their roles allow. */
+export interface MemberAccess {
+  role: string;
+  capabilities: CapabilitySet;
+}
+
+export function accessOf(grants: readonly RoleGrant[]): MemberAccess | undefined {
+  const base = grants.find((grant) => grant.via === 'base');
+  if (!base) return undefined;
+  const sets = grants.map((grant) => (grant.custom ? capabilitySetOf(grant.custom) : baseRoleCapabilities(grant.role)));
+  return { role: base.role, capabilities: unionOf(sets) };
+}
+
 export class Authenticator {
   constructor(private readonly repository: Repository) {}
 
   async authenticate(credentials: Credentials, now = Date.now()): Promise<Principal> {
-    return this.authenticateToken(tokenFromAuthorization(credentials.authorization, credentials.schemes), credentials.orgId, now);
+    return this.principalOf(await this.identify(credentials, now));
   }
 
   /** The principal of a token secret already taken out of its header (doors with their own schemes). */
   async authenticateToken(secret: string, orgId: string | undefined, now = Date.now()): Promise<Principal> {
+    return this.principalOf(await this.identifyToken(secret, orgId, now));
+  }
+
+  /** The token behind the credentials, valid and unexpired, without choosing an organization. */
+  identify(credentials: Credentials, now = Date.now()): Promise<Identity> {
+    return this.identifyToken(tokenFromAuthorization(credentials.authorization, credentials.schemes), credentials.orgId, now);
+  }
+
+  async identifyToken(secret: string, requestedOrg: string | undefined, now = Date.now()): Promise<Identity> {
     const token = await this.repository.tokens.bySecretHash(hashTokenSecret(secret));
     if (!token) throw unauthenticated('invalid API token');
     if (token.expiresAt !== null && token.expiresAt.getTime() <= now) throw unauthenticated('API token has expired');
-    return token.kind === 'personal' ? this.personalPrincipal(token, orgId) : apiPrincipal(token, orgId);
-  }
-
-  private async personalPrincipal(token: TokenRow, requestedOrg: string | undefined): Promise<Principal> {
-    const userId = token.userId;
-    if (!userId) throw unauthenticated('invalid API token');
-    const memberships = await this.repository.tokens.membershipsOfUser(userId);
-    let membership: { orgId: string; role: string } | undefined;
-    if (requestedOrg) {
-      membership = memberships.find((m) => m.orgId === requestedOrg);
-      if (!membership) throw forbidden(`not a member of organization "${requestedOrg}"`);
-    } else if (memberships.length === 1) {
-      membership = memberships[0];
-    } else if (memberships.length === 0) {
-      throw forbidden('the token\'s user belongs to no organization');
-    } else {
-      throw invalidInput('the X-Axiom-Org-Id header is required: the token\'s user belongs to several organizations');
-    }
+    if (token.kind === 'personal' ? !token.userId : !token.orgId) throw unauthenticated('invalid API token');
     return {
       tokenId: token.id,
-      kind: 'personal',
-      orgId: membership!.orgId,
-      userId,
-      ...capabilitiesOfRole(membership!.role),
+      kind: token.kind,
+      userId: token.kind === 'personal' ? token.userId : token.createdBy,
+      orgId: token.kind === 'api' ? token.orgId : null,
+      requestedOrg,
+      token,
     };
   }
-}
 
-function apiPrincipal(token: TokenRow, requestedOrg: string | undefined): Principal {
-  if (!token.orgId) throw unauthenticated('invalid API token');
-  if (requestedOrg && requestedOrg !== token.orgId) {
-    throw forbidden(`the API token does not belong to organization "${requestedOrg}"`);
+  /** The principal in the organization the request names (or the only one the user belongs to). */
+  async principalOf(identity: Identity): Promise<Principal> {
+    if (identity.kind === 'api') {
+      if (identity.requestedOrg && identity.requestedOrg !== identity.orgId) {
+        throw forbidden(`the API token does not belong to organization "${identity.requestedOrg}"`);
+      }
+      return this.apiPrincipal(identity);
+    }
+    const requested = identity.requestedOrg;
+    if (requested) {
+      const principal = await this.personalPrincipal(identity, requested);
+      if (!principal) throw forbidden(`not a member of organization "${requested}"`);
+      return principal;
+    }
+    const memberships = await this.repository.tokens.membershipsOfUser(identity.userId!);
+    if (memberships.length === 0) throw forbidden("the token's user belongs to no organization");
+    if (memberships.length > 1) {
+      throw invalidInput("the X-Axiom-Org-Id header is required: the token's user belongs to several organizations");
+    }
+    const principal = await this.personalPrincipal(identity, memberships[0]!.orgId);
+    if (!principal) throw forbidden("the token's user belongs to no organization");
+    return principal;
   }
-  return {
-    tokenId: token.id,
-    kind: 'api',
-    orgId: token.orgId,
-    userId: token.createdBy,
-    datasetCapabilities: JSON.parse(token.datasetCapabilities) as DatasetCapabilities,
-    orgCapabilities: JSON.parse(token.orgCapabilities) as OrgCapabilities,
-  };
+
+  /** The principal acting in `orgId` (whatever the header says), or undefined when the token has no access there. */
+  async principalIn(identity: Identity, orgId: string): Promise<Principal | undefined> {
+    if (identity.kind === 'api') return identity.orgId === orgId ? this.apiPrincipal(identity) : undefined;
+    return this.personalPrincipal(identity, orgId);
+  }
+
+  /** What a user holds in an organization right now, or undefined when they are not a member. */
+  async memberAccess(orgId: string, userId: string): Promise<MemberAccess | undefined> {
+    return accessOf(await this.repository.access.grantsOf(orgId, userId));
+  }
+
+  private async personalPrincipal(identity: Identity, orgId: string): Promise<Principal | undefined> {
+    const access = await this.memberAccess(orgId, identity.userId!);
+    if (!access) return undefined;
+    return { tokenId: identity.tokenId, kind: 'personal', orgId, userId: identity.userId, role: access.role, ...access.capabilities };
+  }
+
+  private async apiPrincipal(identity: Identity): Promise<Principal> {
+    const { token } = identity;
+    let capabilities = capabilitySetOf(token);
+    if (token.createdBy) {
+      const creator = await this.memberAccess(token.orgId!, token.createdBy);
+      if (!creator) throw unauthenticated('API token is no longer valid: the user who created it is not a member of the organization');
+      capabilities = intersectionOf(capabilities, creator.capabilities);
+    }
+    return { tokenId: token.id, kind: 'api', orgId: token.orgId!, userId: token.createdBy, ...capabilities };
+  }
 }

@@ -1,8 +1,8 @@
-// Validation of capability documents sent by clients (v2 `/tokens`): only the capabilities and
-// actions Axiom defines, with a message that names the offending key.
+// Validation of capability documents sent by clients (v2 `/tokens`, `/rbac/roles`): only the
+// capabilities and actions Axiom defines, with a message that names the offending key.
 import { z } from 'zod';
 import type { Action } from './principal';
-import { ALL_DATASET_ACTIONS, ALL_ORG_ACTIONS } from './roles';
+import { ALL_DATASET_ACTIONS, ALL_ORG_ACTIONS, ALL_VIEW_ACTIONS } from './roles';
 
 function actionsSchema(allowed: Action[]) {
   return z.array(z.enum(allowed as [Action, ...Action[]])).transform((actions) => [...new Set(actions)]);
@@ -21,3 +21,8 @@ export const datasetCapabilitiesSchema = z.record(
 );
 
 export const orgCapabilitiesSchema = capabilityObject(ALL_ORG_ACTIONS);
+
+export const viewCapabilitiesSchema = z.record(
+  z.string().regex(/^(\*|[A-Za-z0-9_-]{1,128})$/, 'keys must be view names or "*"'),
+  capabilityObject(ALL_VIEW_ACTIONS),
+);

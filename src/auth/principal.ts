@@ -1,6 +1,9 @@
-// Who is calling and what they may do. Every authenticated request resolves to a Principal;
-// routes and resolvers ask it before touching a resource. Capability shapes follow Axiom's
-// v2 `/tokens` (datasetCapabilities per dataset name or "*", orgCapabilities per area).
+// Who is calling and what they may do. Every authenticated request resolves to a Principal
+// whose capabilities are evaluated for that request (src/auth/authenticator.ts): a personal
+// token holds its user's base role and group roles in the organization, an API token its own
+// capabilities bounded by its creator's. Routes and resolvers ask it before touching a
+// resource. Capability shapes follow Axiom's v2 API (datasetCapabilities per dataset name or
+// "*", orgCapabilities per area, viewCapabilities per view name or "*").
 import { forbidden } from '../errors';
 
 export type Action = 'create' | 'read' | 'update' | 'delete';
@@ -32,10 +35,14 @@ export type OrgCapability =
   | 'users'
   | 'views';
 
+export type ViewCapability = 'query' | 'share';
+
 /** `{ "<dataset name or *>": { ingest: ["create"], query: ["read"], ... } }` */
 export type DatasetCapabilities = Record<string, Partial<Record<DatasetCapability, Action[]>>>;
 /** `{ datasets: ["create", "read"], apiTokens: [...], ... }` */
 export type OrgCapabilities = Partial<Record<OrgCapability, Action[]>>;
+/** `{ "<view name or *>": { query: ["read"], share: [...] } }` */
+export type ViewCapabilities = Record<string, Partial<Record<ViewCapability, Action[]>>>;
 
 export interface Principal {
   tokenId: string;
@@ -45,6 +52,9 @@ export interface Principal {
   userId: string | null;
   datasetCapabilities: DatasetCapabilities;
   orgCapabilities: OrgCapabilities;
+  viewCapabilities?: ViewCapabilities;
+  /** A personal token's base role in the organization ("owner", "admin", ... or a custom role id). */
+  role?: string;
 }
 
 export function hasDatasetCapability(
@@ -76,6 +86,17 @@ export function requireDatasetCapability(
 export function requireOrgCapability(principal: Principal, capability: OrgCapability, action: Action): void {
   if (!hasOrgCapability(principal, capability, action)) {
     throw forbidden(`token lacks the ${capability}:${action} capability`);
+  }
+}
+
+export function hasViewCapability(principal: Principal, view: string, capability: ViewCapability, action: Action): boolean {
+  const views = principal.viewCapabilities ?? {};
+  return (views[view]?.[capability]?.includes(action) ?? false) || (views['*']?.[capability]?.includes(action) ?? false);
+}
+
+export function requireViewCapability(principal: Principal, view: string, capability: ViewCapability, action: Action): void {
+  if (!hasViewCapability(principal, view, capability, action)) {
+    throw forbidden(`token lacks the ${capability}:${action} capability on view "${view}"`);
   }
 }
 

@@ -18,6 +18,21 @@ export function generateId(): string {
   return randomUUID();
 }
 
+let lastMillis = 0;
+let sequence = 0;
+
+/**
+ * A unique id that sorts by creation within this process (48 bits of milliseconds, a counter for
+ * ids made in the same millisecond, then 64 random bits), so lists ordered by id follow the
+ * order things were made in.
+ */
+export function generateSortableId(): string {
+  const now = Date.now();
+  sequence = now === lastMillis ? sequence + 1 : 0;
+  lastMillis = now;
+  return `${now.toString(16).padStart(12, '0')}${(sequence & 0xffff).toString(16).padStart(4, '0')}${randomBytes(8).toString('hex')}`;
+}
+
 /** A readable, unique organization id: the name's slug plus a short random suffix. */
 export function generateOrgId(name: string): string {
   const slug = name

@@ -1,19 +1,17 @@
-// The auth domain as one service: authentication of requests, tokens, the current user.
+// The auth domain as one service: authentication of requests (and the evaluation of what they
+// may do), and API tokens.
 import type { RelationalStore } from '../db/store';
-import { Authenticator, type Credentials } from './authenticator';
+import { Authenticator, type Credentials, type Identity, type MemberAccess } from './authenticator';
 import type { Principal } from './principal';
 import { TokenService } from './tokens';
-import { UserService } from './users';
 
 export class AuthService {
   readonly tokens: TokenService;
-  readonly users: UserService;
-  private readonly authenticator: Authenticator;
+  readonly authenticator: Authenticator;
 
   constructor(store: RelationalStore) {
     this.authenticator = new Authenticator(store.repository);
     this.tokens = new TokenService(store.prisma);
-    this.users = new UserService(store.prisma);
   }
 
   /** Throws `unauthenticated` (401) or `forbidden`/`invalidInput` for organization mismatches. */
@@ -21,8 +19,23 @@ export class AuthService {
     return this.authenticator.authenticate(credentials);
   }
 
-  /** As `authenticate`, for a token secret a door has already read from its own header scheme. */
+  /** The principal of a token secret taken out of another header scheme by the route. */
   authenticateToken(secret: string, orgId: string | undefined): Promise<Principal> {
     return this.authenticator.authenticateToken(secret, orgId);
+  }
+
+  /** The token alone, for routes that need no organization (GET /v2/orgs). */
+  identify(credentials: Credentials): Promise<Identity> {
+    return this.authenticator.identify(credentials);
+  }
+
+  /** The principal acting in `orgId`, or undefined when the token has no access there. */
+  principalIn(identity: Identity, orgId: string): Promise<Principal | undefined> {
+    return this.authenticator.principalIn(identity, orgId);
+  }
+
+  /** What a member holds in an organization now (undefined for non-members). */
+  memberAccess(orgId: string, userId: string): Promise<MemberAccess | undefined> {
+    return this.authenticator.memberAccess(orgId, userId);
   }
 }

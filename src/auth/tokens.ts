@@ -1,20 +1,12 @@
 // API token management (v2 `/tokens`): list, get, create, regenerate, delete. A token can only
-// hand out capabilities its creator holds, and its secret is returned once, at creation.
+// hand out capabilities its creator holds (and is bounded by them again on every request, see
+// authenticator.ts), and its secret is returned once, at creation.
 import { z } from 'zod';
 import type { PrismaClient } from '../db/store';
 import { forbidden, invalidInput, notFound } from '../errors';
-import { datasetCapabilitiesSchema, orgCapabilitiesSchema } from './capability-schemas';
-import {
-  type Action,
-  type DatasetCapabilities,
-  type DatasetCapability,
-  hasDatasetCapability,
-  hasOrgCapability,
-  type OrgCapabilities,
-  type OrgCapability,
-  type Principal,
-  requireOrgCapability,
-} from './principal';
+import { firstMissing, parseStored } from './capabilities';
+import { datasetCapabilitiesSchema, orgCapabilitiesSchema, viewCapabilitiesSchema } from './capability-schemas';
+import { type DatasetCapabilities, type OrgCapabilities, type Principal, requireOrgCapability, type ViewCapabilities } from './principal';
 import { generateId, generateTokenSecret, hashTokenSecret } from './secrets';
 import { parseInput } from '../validation';
 
@@ -28,10 +20,7 @@ const createTokenSchema = z.object({
   expiresAt: dateTime.nullable().optional(),
   datasetCapabilities: datasetCapabilitiesSchema.default({}),
   orgCapabilities: orgCapabilitiesSchema.default({}),
-  viewCapabilities: z
-    .record(z.string(), z.unknown())
-    .refine((views) => Object.keys(views).length === 0, 'views are not supported by this server')
-    .optional(),
+  viewCapabilities: viewCapabilitiesSchema.default({}),
 });
 
 const regenerateTokenSchema = z.object({
@@ -49,7 +38,7 @@ export interface ApiTokenView {
   expiresAt: string | null;
   datasetCapabilities: DatasetCapabilities;
   orgCapabilities: OrgCapabilities;
-  viewCapabilities: Record<string, never>;
+  viewCapabilities: ViewCapabilities;
   samlAuthenticated: boolean;
   createdAt: string;
 }
@@ -63,6 +52,7 @@ interface TokenRecord {
   expiresAt: Date | null;
   datasetCapabilities: string;
   orgCapabilities: string;
+  viewCapabilities: string;
   createdAt: Date;
 }
 
@@ -72,34 +62,24 @@ function viewOf(token: TokenRecord): ApiTokenView {
     name: token.name,
     description: token.description,
     expiresAt: token.expiresAt?.toISOString() ?? null,
-    datasetCapabilities: JSON.parse(token.datasetCapabilities) as DatasetCapabilities,
-    orgCapabilities: JSON.parse(token.orgCapabilities) as OrgCapabilities,
-    viewCapabilities: {},
+    datasetCapabilities: parseStored<DatasetCapabilities>(token.datasetCapabilities),
+    orgCapabilities: parseStored<OrgCapabilities>(token.orgCapabilities),
+    viewCapabilities: parseStored<ViewCapabilities>(token.viewCapabilities),
     samlAuthenticated: false,
     createdAt: token.createdAt.toISOString(),
   };
 }
 
 /** Refuses to grant anything the creator could not do itself. */
-function requireCanGrant(principal: Principal, datasets: DatasetCapabilities, org: OrgCapabilities) {
-  for (const [dataset, capabilities] of Object.entries(datasets)) {
-    for (const [capability, actions] of Object.entries(capabilities) as [DatasetCapability, Action[]][]) {
-      for (const action of actions) {
-        const held =
-          dataset === '*'
-            ? (principal.datasetCapabilities['*']?.[capability]?.includes(action) ?? false)
-            : hasDatasetCapability(principal, dataset, capability, action);
-        if (!held) throw forbidden(`cannot grant ${capability}:${action} on "${dataset}": the calling token lacks it`);
-      }
-    }
-  }
-  for (const [capability, actions] of Object.entries(org) as [OrgCapability, Action[]][]) {
-    for (const action of actions) {
-      if (!hasOrgCapability(principal, capability, action)) {
-        throw forbidden(`cannot grant ${capability}:${action}: the calling token lacks it`);
-      }
-    }
-  }
+function requireCanGrant(
+  principal: Principal,
+  input: { datasetCapabilities: DatasetCapabilities; orgCapabilities: OrgCapabilities; viewCapabilities?: ViewCapabilities },
+) {
+  const missing = firstMissing(
+    { datasetCapabilities: principal.datasetCapabilities, orgCapabilities: principal.orgCapabilities, viewCapabilities: principal.viewCapabilities ?? {} },
+    { datasetCapabilities: input.datasetCapabilities, orgCapabilities: input.orgCapabilities, viewCapabilities: input.viewCapabilities ?? {} },
+  );
+  if (missing) throw forbidden(`cannot grant ${missing}: the calling token lacks it`);
 }
 
 function rejectPastExpiry(date: Date | null | undefined, field: string, now: Date) {
@@ -124,7 +104,7 @@ export class TokenService {
     requireOrgCapability(principal, 'apiTokens', 'create');
     const input = parseInput(createTokenSchema, body);
     rejectPastExpiry(input.expiresAt, 'expiresAt', now);
-    requireCanGrant(principal, input.datasetCapabilities, input.orgCapabilities);
+    requireCanGrant(principal, input);
     return this.insert(principal, input, input.expiresAt ?? null);
   }
 
@@ -135,13 +115,14 @@ export class TokenService {
     const template = input.newToken ?? {
       name: existing.name,
       description: existing.description,
-      datasetCapabilities: JSON.parse(existing.datasetCapabilities) as DatasetCapabilities,
-      orgCapabilities: JSON.parse(existing.orgCapabilities) as OrgCapabilities,
+      datasetCapabilities: parseStored<DatasetCapabilities>(existing.datasetCapabilities),
+      orgCapabilities: parseStored<OrgCapabilities>(existing.orgCapabilities),
+      viewCapabilities: parseStored<ViewCapabilities>(existing.viewCapabilities),
       expiresAt: undefined,
     };
     const newExpiry = input.newTokenExpiresAt !== undefined ? input.newTokenExpiresAt : (template.expiresAt ?? null);
     rejectPastExpiry(newExpiry, 'newTokenExpiresAt', now);
-    requireCanGrant(principal, template.datasetCapabilities, template.orgCapabilities);
+    requireCanGrant(principal, template);
     // The old secret keeps working until the moment the caller chose (possibly now).
     const expiry = input.existingTokenExpiresAt < now ? now : input.existingTokenExpiresAt;
     await this.prisma.token.update({ where: { id: existing.id }, data: { expiresAt: expiry } });
@@ -162,7 +143,13 @@ export class TokenService {
 
   private async insert(
     principal: Principal,
-    input: { name: string; description: string; datasetCapabilities: DatasetCapabilities; orgCapabilities: OrgCapabilities },
+    input: {
+      name: string;
+      description: string;
+      datasetCapabilities: DatasetCapabilities;
+      orgCapabilities: OrgCapabilities;
+      viewCapabilities?: ViewCapabilities;
+    },
     expiresAt: Date | null,
   ): Promise<CreatedApiToken> {
     const secret = generateTokenSecret('api');
@@ -176,6 +163,7 @@ export class TokenService {
         secretHash: hashTokenSecret(secret),
         datasetCapabilities: JSON.stringify(input.datasetCapabilities),
         orgCapabilities: JSON.stringify(input.orgCapabilities),
+        viewCapabilities: JSON.stringify(input.viewCapabilities ?? {}),
         expiresAt,
         createdBy: principal.userId,
       },

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { notFound } from '../errors';
 import type { PreparedBatch } from './ingest/prepare';
+import { requireEventsDataset } from './datasets';
 import { KeyedLock } from './keyed-lock';
 import type { DatasetRef, FieldRegistry } from './schema/field-registry';
 import { planSchema } from './schema/plan';
@@ -78,6 +79,7 @@ export class DatasetEvents {
 
   /** Stores a prepared batch in one transaction; events past the field limit fail alone. */
   write(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
+    requireEventsDataset(dataset);
     const table = dataset.tableName;
     return this.lock.run(table, async () => {
       // The caller resolved the dataset with its table in place; without it the dataset was

@@ -19,8 +19,24 @@ import { parseInput } from '../validation';
 import { parseDuration } from './duration';
 
 export const DATASET_NAME_RULE = 'dataset names are 1 to 128 characters of ASCII letters, digits and "-"';
-const DATASET_NAME = /^[A-Za-z0-9-]{1,128}$/;
+export const DATASET_NAME = /^[A-Za-z0-9-]{1,128}$/;
 export const DATASET_KINDS = ['axiom:events:v1', 'otel:logs:v1', 'otel:traces:v1', 'otel:metrics:v1'] as const;
+/** Datasets of this kind hold metrics (series and points), queried with MPL; the others hold events. */
+export const METRICS_KIND = 'otel:metrics:v1';
+
+/** Refuses event reads and writes on a metrics dataset. */
+export function requireEventsDataset(dataset: { name: string; kind?: string }): void {
+  if (dataset.kind === METRICS_KIND) {
+    throw invalidInput(`dataset "${dataset.name}" is a metrics dataset (${METRICS_KIND}): send metrics to /v1/metrics and query them with MPL (/v1/query/_mpl)`);
+  }
+}
+
+/** Refuses metrics reads and writes on a dataset that holds events. */
+export function requireMetricsDataset(dataset: { name: string; kind: string }): void {
+  if (dataset.kind !== METRICS_KIND) {
+    throw invalidInput(`dataset "${dataset.name}" holds events (${dataset.kind}), not metrics: create a dataset of kind ${METRICS_KIND} for metrics`);
+  }
+}
 
 /** What the event store must offer dataset management. */
 export interface DatasetStorage {
@@ -97,6 +113,8 @@ export class DatasetService {
     private readonly repository: Repository,
     private readonly storage: DatasetStorage,
     private readonly fieldSources: readonly FieldSource[] = [],
+    /** Where metrics datasets keep their series and points (events storage when absent). */
+    private readonly metricsStorage: DatasetStorage = storage,
   ) {}
 
   async list(principal: Principal): Promise<DatasetRecord[]> {
@@ -132,8 +150,22 @@ export class DatasetService {
   ): Promise<DatasetRecord> {
     const row = await this.visible(principal, name);
     requireDatasetCapability(principal, name, capability, action);
-    await this.storage.ensureTable(row);
+    await this.storageOf(row.kind).ensureTable(row);
     return row;
+  }
+
+  /**
+   * The organization's dataset of that name with its event table in place, whatever the caller
+   * may do with it: for reading through a view the caller may query.
+   */
+  async resolveInOrg(orgId: string, name: string): Promise<DatasetRecord | undefined> {
+    const row = await this.repository.datasets.byName(orgId, name);
+    if (row) await this.storageOf(row.kind).ensureTable(row);
+    return row;
+  }
+
+  private storageOf(kind: string): DatasetStorage {
+    return kind === METRICS_KIND ? this.metricsStorage : this.storage;
   }
 
   canWrite(principal: Principal, name: string): boolean {
@@ -151,14 +183,15 @@ export class DatasetService {
     if (await this.repository.datasets.byName(principal.orgId, input.name)) throw conflict(`dataset "${input.name}" already exists`);
     const id = randomBytes(8).toString('hex');
     const tableName = `ds_${id}`;
-    await this.storage.createTable(tableName);
+    const storage = this.storageOf(input.kind);
+    await storage.createTable(tableName);
     try {
       const created = await this.prisma.dataset.create({
         data: { id, orgId: principal.orgId, ...input, tableName, createdBy: principal.userId ?? principal.tokenId },
       });
       return { ...created };
     } catch (error) {
-      await this.storage.dropTable(id, tableName);
+      await storage.dropTable(id, tableName);
       // A concurrent create of the same name loses the unique constraint race.
       if (await this.repository.datasets.byName(principal.orgId, input.name)) throw conflict(`dataset "${input.name}" already exists`);
       throw error;
@@ -177,7 +210,7 @@ export class DatasetService {
     requireOrgCapability(principal, 'datasets', 'delete');
     const dataset = await this.get(principal, name);
     await this.prisma.dataset.delete({ where: { id: dataset.id } });
-    await this.storage.dropTable(dataset.id, dataset.tableName);
+    await this.storageOf(dataset.kind).dropTable(dataset.id, dataset.tableName);
   }
 
   /** Deletes events older than `maxDuration` before now. */
@@ -185,12 +218,12 @@ export class DatasetService {
     const dataset = await this.resolveFor(principal, name, 'trim', 'update');
     const { maxDuration } = parseInput(trimSchema, body);
     const olderThan = new Date(now - parseDuration(maxDuration, 'maxDuration'));
-    return { numDeleted: await this.storage.trim(dataset.id, dataset.tableName, olderThan) };
+    return { numDeleted: await this.storageOf(dataset.kind).trim(dataset.id, dataset.tableName, olderThan) };
   }
 
   async vacuum(principal: Principal, name: string): Promise<{ fieldsRemoved: string[] }> {
     const dataset = await this.resolveFor(principal, name, 'vacuum', 'update');
-    return { fieldsRemoved: await this.storage.vacuum(dataset.id, dataset.tableName) };
+    return { fieldsRemoved: await this.storageOf(dataset.kind).vacuum(dataset.id, dataset.tableName) };
   }
 
   async fields(principal: Principal, name: string): Promise<DatasetFieldView[]> {

@@ -10,16 +10,34 @@
 //   case-insensitive, so a field's column name may differ from the field name (`Status` and
 //   `status` are two fields); always map names through `DatasetSchema`.
 // - Column types follow the field type; a value that conflicts with its column's type widens the
-//   column (integer -> float -> string; anything mixed -> string), so nothing is ever lost.
+//   column so nothing is ever lost: integer and float meet at float, and any other mix makes the
+//   field mixed, stored in a column that keeps each value's own type: JSON by default, or
+//   DuckDB's VARIANT where a store is opened so (see `MixedColumnType`).
 // - A timespan is stored as its signed nanosecond count (BIGINT), the form the query engine
 //   computes with. DuckDB's type alone cannot tell it from an integer, so the column's comment
 //   records the field type wherever the DuckDB type does not say it (see `columnComment`).
 // - A map field (declared per dataset) keeps the object an event holds under its name whole, as
 //   JSON, instead of flattening it into one field per key: type `map`, whatever it holds.
 
-export type FieldType = 'string' | 'integer' | 'float' | 'boolean' | 'array' | 'datetime' | 'timespan' | 'map';
+/** The type of a field whose values all have one type. */
+export type ScalarFieldType = 'string' | 'integer' | 'float' | 'boolean' | 'array' | 'datetime' | 'timespan' | 'map';
+/**
+ * A field holding values of several types, each kept as its own: the member types joined by "|"
+ * in the order of `MEMBER_TYPES` (`string|boolean`), as Axiom reports such fields.
+ */
+export type MixedFieldType = `${ScalarFieldType}|${string}`;
+export type FieldType = ScalarFieldType | MixedFieldType;
 
-export const DUCKDB_TYPE_OF: Record<FieldType, string> = {
+/**
+ * The DuckDB types a mixed field can be stored as; both keep each value's own type, and both are
+ * read by queries as JSON, the form the engine takes dynamic values in (JSON keeps strings,
+ * numbers, booleans and arrays apart; a timespan among other types is kept as its duration
+ * text). JSON is the default: on DuckDB 1.5, VARIANT took more disk, ingested about three
+ * times slower and queried several times slower (bench/mixed-types.ts, README).
+ */
+export type MixedColumnType = 'JSON' | 'VARIANT';
+
+export const DUCKDB_TYPE_OF: Record<ScalarFieldType, string> = {
   string: 'VARCHAR',
   integer: 'BIGINT',
   float: 'DOUBLE',
@@ -51,6 +69,8 @@ export interface StoredField {
   /** The DuckDB column holding it (quote with `quoteIdentifier`). */
   column: string;
   type: FieldType;
+  /** The column's DuckDB type when it is not `duckdbTypeOf(type)`: a mixed field kept as VARIANT. */
+  storedAs?: 'VARIANT';
 }
 
 export interface DatasetSchema {
@@ -60,6 +80,21 @@ export interface DatasetSchema {
   table: string;
   /** System fields first (`_time`, `_sysTime`, `_rowId`), then user fields in discovery order. */
   fields: StoredField[];
+  /** Fields computed at query time from an APL expression, in order: each may use those before it. */
+  virtualFields?: readonly VirtualFieldSource[];
+}
+
+export interface VirtualFieldSource {
+  name: string;
+  /** An APL scalar expression over the dataset's fields. */
+  expression: string;
+  /** Fail any query over the dataset when it cannot be evaluated (fields of a legacy request). */
+  strict?: boolean;
+}
+
+/** The DuckDB type of a stored field's column. */
+export function physicalTypeOf(field: Pick<StoredField, 'type' | 'storedAs'>): string {
+  return field.storedAs ?? duckdbTypeOf(field.type);
 }
 
 /** Quotes a DuckDB identifier; the only way a name may reach SQL text. */
@@ -83,7 +118,47 @@ export function fieldTypeOfDuckDBType(duckdbType: string): FieldType | undefined
   return DEFAULT_TYPE_OF_DUCKDB[duckdbType.toUpperCase()];
 }
 
-const isFieldType = (value: unknown): value is FieldType => typeof value === 'string' && Object.hasOwn(DUCKDB_TYPE_OF, value);
+const isScalarFieldType = (value: string): value is ScalarFieldType => Object.hasOwn(DUCKDB_TYPE_OF, value);
+
+/**
+ * The types that may be members of a mixed field, in the order a mixed type lists them, so a
+ * field's type does not depend on which values came first (a map holds anything itself, and
+ * datetimes are system fields).
+ */
+const MEMBER_TYPES: readonly ScalarFieldType[] = ['string', 'integer', 'float', 'boolean', 'timespan', 'array'];
+
+export function isMixedType(type: FieldType): type is MixedFieldType {
+  return type.includes('|');
+}
+
+const membersCache = new Map<string, readonly ScalarFieldType[]>();
+
+/** The types a field's values have: one, or the members of a mixed type. */
+export function memberTypes(type: FieldType): readonly ScalarFieldType[] {
+  if (!isMixedType(type)) return [type];
+  let members = membersCache.get(type);
+  if (!members) membersCache.set(type, (members = type.split('|') as ScalarFieldType[]));
+  return members;
+}
+
+function isFieldType(value: unknown): value is FieldType {
+  if (typeof value !== 'string') return false;
+  if (!value.includes('|')) return isScalarFieldType(value);
+  const members = value.split('|');
+  return members.length > 1 && members.join('|') === MEMBER_TYPES.filter((member) => members.includes(member)).join('|');
+}
+
+/** The DuckDB type of a column holding a field of this type (mixed fields: the default, JSON). */
+export function duckdbTypeOf(type: FieldType): string {
+  return isMixedType(type) ? 'JSON' : DUCKDB_TYPE_OF[type];
+}
+
+/** Reads a stored column in the form queries compute with: a VARIANT's values as JSON. */
+export function columnReadSql(field: Pick<StoredField, 'column' | 'storedAs'>): string {
+  const column = quoteIdentifier(field.column);
+  // DuckDB casts a NULL VARIANT to the JSON text "null"; absent values must stay NULL.
+  return field.storedAs === 'VARIANT' ? `CASE WHEN ${column} IS NULL THEN NULL ELSE CAST(${column} AS JSON) END` : column;
+}
 
 /**
  * The comment a user column carries, or undefined when it needs none: the field name when it
@@ -92,41 +167,50 @@ const isFieldType = (value: unknown): value is FieldType => typeof value === 'st
  * (`{"field":"duration","type":"timespan"}`), as is a name that could be mistaken for JSON.
  */
 export function columnComment(column: string, field: string, type: FieldType): string | undefined {
-  const typed = fieldTypeOfDuckDBType(DUCKDB_TYPE_OF[type]) !== type;
+  const typed = fieldTypeOfDuckDBType(duckdbTypeOf(type)) !== type;
   if (!typed && field === column) return undefined;
   if (!typed && !field.startsWith('{')) return field;
   return JSON.stringify(typed ? { field, type } : { field });
 }
 
-/** Reads back what `columnComment` wrote (or an older comment holding only the field name). */
-export function readColumnComment(column: string, duckdbType: string, comment: string | null | undefined): { field: string; type: FieldType } {
-  const type = fieldTypeOfDuckDBType(duckdbType) ?? 'string';
-  if (!comment) return { field: column, type };
-  if (comment.startsWith('{')) {
+/**
+ * Reads back what `columnComment` wrote (or an older comment holding only the field name), with
+ * the column's DuckDB type where it is not the default for the field type (a VARIANT).
+ */
+export function readColumnComment(column: string, duckdbType: string, comment: string | null | undefined): { field: string; type: FieldType; storedAs?: 'VARIANT' } {
+  const variant = duckdbType.toUpperCase() === 'VARIANT';
+  // A VARIANT that lost its comment still holds values of any JSON type.
+  const type: FieldType = variant ? 'string|integer|float|boolean|array' : (fieldTypeOfDuckDBType(duckdbType) ?? 'string');
+  let field = column;
+  let declared = type;
+  if (comment && comment.startsWith('{')) {
     try {
       const parsed = JSON.parse(comment) as { field?: unknown; type?: unknown };
       if (typeof parsed === 'object' && parsed !== null && (typeof parsed.field === 'string' || isFieldType(parsed.type))) {
-        const declared = isFieldType(parsed.type) && DUCKDB_TYPE_OF[parsed.type] === DUCKDB_TYPE_OF[type] ? parsed.type : type;
-        return { field: typeof parsed.field === 'string' ? parsed.field : column, type: declared };
-      }
+        if (typeof parsed.field === 'string') field = parsed.field;
+        const fits = isFieldType(parsed.type) && (variant ? isMixedType(parsed.type) : duckdbTypeOf(parsed.type) === duckdbTypeOf(type));
+        if (fits) declared = parsed.type as FieldType;
+      } else field = comment;
     } catch {
-      // an older comment: the field name itself
+      field = comment; // an older comment: the field name itself
     }
-  }
-  return { field: comment, type };
+  } else if (comment) field = comment;
+  return variant ? { field, type: declared, storedAs: 'VARIANT' } : { field, type: declared };
 }
 
 /**
- * The type a column must take to hold both what it holds and an incoming value's type:
- * a map holds any JSON value; integer and float meet at float; any other mix becomes string,
- * which every value can be written as (a timespan as its duration text, "1.5ms"), so widening
- * never loses a value.
+ * The type a column must take to hold both what it holds and incoming values of another type,
+ * without losing a value or a value's type: a map holds any JSON value; integer and float meet
+ * at float; any other mix is a mixed type with the members of both.
  */
 export function widenFieldType(current: FieldType, incoming: FieldType): FieldType {
   if (current === incoming) return current;
   if (current === 'map' || incoming === 'map') return 'map';
   if ((current === 'integer' && incoming === 'float') || (current === 'float' && incoming === 'integer')) return 'float';
-  return 'string';
+  const members = memberTypes(current);
+  const added = memberTypes(incoming);
+  if (added.every((member) => members.includes(member))) return current;
+  return MEMBER_TYPES.filter((member) => members.includes(member) || added.includes(member)).join('|') as MixedFieldType;
 }
 
 export function isSystemField(name: string): boolean {

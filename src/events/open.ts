@@ -22,6 +22,7 @@ export async function openEventServices(config: Config, relational: RelationalSt
     memoryLimit: `${Math.floor(config.duckdb.memoryLimitBytes / 1024)}KiB`,
     tempDirectory: config.duckdb.tempDirectory,
     ...(config.duckdb.maxTempDirectoryBytes ? { maxTempDirectorySize: `${Math.floor(config.duckdb.maxTempDirectoryBytes / 1024)}KiB` } : {}),
+    preparedStatements: config.queryPreparedStatements,
     logger,
   });
   const fields = new FieldRegistry(relational.repository, eventStore);

@@ -1,12 +1,11 @@
 // A batch of queries (`POST /v1/query/batch`): each entry is `{queryId, aplRequest}` or
 // `{queryId, mplRequest}`, run at most `maxConcurrency` at a time, each answer handed over as
 // soon as it is ready. A query that fails does not fail the batch: its outcome is an error with
-// the status and message the query alone would have got. MPL (metrics) queries are not served
-// yet, so each `mplRequest` gets an error outcome saying so.
-import { toTabularResponse, type TabularResponse } from '../apl';
+// the status and message the query alone would have got. The caller supplies how each kind of
+// query runs (APL over events, MPL over metrics).
+import type { TabularResponse } from '../apl';
 import type { Principal } from '../auth/principal';
 import { describeError, invalidInput } from '../errors';
-import type { QueryService } from './query-service';
 
 export const MAX_BATCH_CONCURRENCY = 20;
 export const DEFAULT_BATCH_CONCURRENCY = 10;
@@ -14,7 +13,14 @@ export const MAX_BATCH_QUERIES = 100;
 
 export type BatchOutcome =
   | { queryId: string; kind: 'apl'; data: TabularResponse }
+  | { queryId: string; kind: 'mpl'; data: unknown }
   | { queryId: string; kind: 'apl' | 'mpl'; error: { code: number; message: string } };
+
+/** How the batch runs each kind of query: `apl` answers the tabular shape, `mpl` the metrics one. */
+export interface BatchRunners {
+  apl(principal: Principal, request: unknown): Promise<TabularResponse>;
+  mpl(principal: Principal, request: unknown): Promise<unknown>;
+}
 
 interface BatchEntry {
   queryId: string;
@@ -50,20 +56,14 @@ export function batchConcurrency(parameter: string | undefined): number {
   return value;
 }
 
-async function runOne(queries: QueryService, principal: Principal, entry: BatchEntry): Promise<BatchOutcome> {
-  if (entry.kind === 'mpl') {
-    return {
-      queryId: entry.queryId,
-      kind: 'mpl',
-      error: { code: 501, message: 'MPL (metrics) queries are not supported by this server yet; send APL in aplRequest' },
-    };
-  }
+async function runOne(runners: BatchRunners, principal: Principal, entry: BatchEntry): Promise<BatchOutcome> {
   try {
-    return { queryId: entry.queryId, kind: 'apl', data: toTabularResponse(await queries.apl(principal, entry.request)) };
+    if (entry.kind === 'mpl') return { queryId: entry.queryId, kind: 'mpl', data: await runners.mpl(principal, entry.request) };
+    return { queryId: entry.queryId, kind: 'apl', data: await runners.apl(principal, entry.request) };
   } catch (error) {
     const { status, message, expected } = describeError(error);
     if (!expected) throw error;
-    return { queryId: entry.queryId, kind: 'apl', error: { code: status, message } };
+    return { queryId: entry.queryId, kind: entry.kind, error: { code: status, message } };
   }
 }
 
@@ -72,7 +72,7 @@ async function runOne(queries: QueryService, principal: Principal, entry: BatchE
  * new queries once `stopped()` says the caller went away.
  */
 export async function runBatch(
-  queries: QueryService,
+  runners: BatchRunners,
   principal: Principal,
   entries: BatchEntry[],
   concurrency: number,
@@ -85,7 +85,7 @@ export async function runBatch(
       const entry = entries[next++]!;
       let outcome: BatchOutcome;
       try {
-        outcome = await runOne(queries, principal, entry);
+        outcome = await runOne(runners, principal, entry);
       } catch {
         outcome = { queryId: entry.queryId, kind: entry.kind, error: { code: 500, message: 'internal server error' } };
       }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
   type AplRequest,
+  datasetNamesOf,
   encodeCursor,
   type EngineDeps,
   executeApl,
@@ -15,18 +16,24 @@ import {
   type LegacyQueryResponse,
   type QueryResult,
   parseExpression,
+  parseQuery,
+  prepareQuery,
   registerAplFunctions,
   runnerOver,
   toMatches,
+  toTabularResponse,
 } from '../apl';
 import { hasDatasetCapability, type Principal } from '../auth/principal';
 import type { Config } from '../config';
-import type { Repository } from '../db/repository';
+import type { FieldDescription, Repository } from '../db/repository';
 import type { RelationalStore } from '../db/store';
 import { settingOrCreate } from '../db/settings';
+import { DomainError, invalidInput } from '../errors';
 import { parseInput } from '../validation';
-import { type DatasetService, validateDatasetName } from './datasets';
+import { type DatasetRecord, type DatasetService, METRICS_KIND, requireEventsDataset, validateDatasetName } from './datasets';
+import type { DatasetSchema } from './layout';
 import type { FieldRegistry } from './schema/field-registry';
+import { ViewSources } from './view-sources';
 import type { EventStore } from './store/event-store';
 
 const aplRequestSchema = z.object({
@@ -71,6 +78,18 @@ const legacyRequestSchema = z.looseObject({
 
 export type AplQueryInput = z.input<typeof aplRequestSchema>;
 
+/** What a query would produce, known without running it (see `QueryService.describe`). */
+export interface QueryShape {
+  /** The datasets the query reads. */
+  datasets: string[];
+  /** Result columns with their APL types (`int`, `real`, `string`, `datetime`, ...). */
+  columns: { name: string; type: string }[];
+  /** Set when the query aggregates: its group-by columns and time bin column. */
+  aggregation?: { groupFields: string[]; timeBinField?: string };
+  /** True when the result rows are stored events (filtered, extended or projected). */
+  events: boolean;
+}
+
 /** One page of a dataset's events in time order, for cursor-paged clients (GraphQL). */
 export interface EventsPageRequest {
   dataset: string;
@@ -101,9 +120,26 @@ export interface EventsPage {
   hasMore: boolean;
 }
 
+/** Annotations of the datasets and time window of an answer (src/annotations), for the caller. */
+export interface AnswerAnnotations {
+  forAnswer(principal: Principal, datasets: readonly string[], window: { start?: Date; end?: Date }): Promise<unknown[] | undefined>;
+}
+
+/** An APL answer with the annotations it carries, when the caller may read them. */
+export type AplAnswer = QueryResult & { annotations?: unknown[] };
+
+/** The tabular wire shape of an answer, with an `annotations` list when there are any. */
+export function tabularAnswer(answer: AplAnswer) {
+  const annotations = answer.annotations;
+  return { ...toTabularResponse(answer), ...(annotations && annotations.length > 0 ? { annotations } : {}) };
+}
+
+const NANOS_PER_MS = 1_000_000n;
+
 export class QueryService {
   private readonly runner: EngineDeps['runner'];
   private readonly repository: Repository;
+  private readonly views: ViewSources;
 
   private constructor(
     private readonly datasets: DatasetService,
@@ -112,9 +148,11 @@ export class QueryService {
     relational: RelationalStore,
     private readonly config: Config,
     private readonly cursorKey: string,
+    private readonly annotations?: AnswerAnnotations,
   ) {
     this.runner = runnerOver(store);
     this.repository = relational.repository;
+    this.views = new ViewSources(this.repository, datasets, this.schemaOf);
   }
 
   private priceBoundaries: (() => readonly bigint[] | undefined) | undefined;
@@ -124,28 +162,54 @@ export class QueryService {
     this.priceBoundaries = boundaries;
   }
 
-  static async create(datasets: DatasetService, fields: FieldRegistry, store: EventStore, relational: RelationalStore, config: Config) {
+  static async create(
+    datasets: DatasetService,
+    fields: FieldRegistry,
+    store: EventStore,
+    relational: RelationalStore,
+    config: Config,
+    annotations?: AnswerAnnotations,
+  ) {
     // Registered again on every database the store opens (it reopens after a fatal error).
     await store.onOpen(registerAplFunctions);
     // Cursors are signed so forged ones are refused; the key is shared by every instance and
     // survives restarts, so cursors do too.
     const cursorKey = await settingOrCreate(relational, 'cursor_key', () => randomBytes(32).toString('hex'));
-    return new QueryService(datasets, fields, store, relational, config, cursorKey);
+    return new QueryService(datasets, fields, store, relational, config, cursorKey, annotations);
   }
 
-  /** Engine dependencies for one query; `resolved` collects the ids of the datasets it reads. */
-  private deps(principal: Principal, resolved = new Map<string, string>()): EngineDeps {
+  /**
+   * Engine dependencies for one query; `resolved` collects, per dataset it reads, the read of what
+   * users set on its fields, started as soon as the dataset is known so that it overlaps the
+   * statement instead of following it (one round trip less on a networked relational store).
+   * Names that are not datasets are left out of `resolveDatasets` for `resolveViews` to find.
+   */
+  private deps(principal: Principal, resolved = new Map<string, Promise<FieldDescription[]>>()): EngineDeps {
     return {
-      resolveDatasets: (names) =>
-        Promise.all(
+      resolveDatasets: async (names) => {
+        const schemas = await Promise.all(
           names.map(async (name) => {
-            const dataset = await this.datasets.resolveFor(principal, name, 'query', 'read');
-            resolved.set(dataset.name, dataset.id);
-            return this.fields.schemaOf(dataset);
+            const dataset = await this.datasets.resolveFor(principal, name, 'query', 'read').catch((error: unknown) => {
+              if (error instanceof DomainError && error.kind === 'not_found') return undefined;
+              throw error;
+            });
+            if (!dataset) return undefined;
+            requireEventsDataset(dataset);
+            if (!resolved.has(dataset.name)) {
+              const described = this.repository.fields.described(dataset.id);
+              // Awaited after the statement; a query failing first must not leave it unhandled.
+              described.catch(() => undefined);
+              resolved.set(dataset.name, described);
+            }
+            return this.schemaOf(dataset);
           }),
-        ),
+        );
+        return schemas.filter((schema) => schema !== undefined);
+      },
+      resolveViews: (names) => this.views.resolve(principal, names),
       listDatasets: async () =>
         (await this.datasets.list(principal))
+          .filter((dataset) => dataset.kind !== METRICS_KIND)
           .map((dataset) => dataset.name)
           .filter((name) => hasDatasetCapability(principal, name, 'query', 'read')),
       runner: this.runner,
@@ -158,8 +222,36 @@ export class QueryService {
     };
   }
 
+  /** The dataset as queries see it: its stored fields and its virtual fields, as they are now. */
+  private readonly schemaOf = async (dataset: DatasetRecord): Promise<DatasetSchema> => {
+    const schema = this.fields.schemaOf(dataset);
+    const virtualFields = await this.repository.virtualFields.of(dataset.id);
+    return virtualFields.length > 0 ? { ...schema, virtualFields } : schema;
+  };
+
+  /**
+   * Checks the query of a view as the principal would run it: it must parse, read only datasets
+   * (no views) the principal may query, and analyze over them. Returns the datasets it reads.
+   */
+  async checkViewQuery(principal: Principal, apl: string): Promise<string[]> {
+    const query = parseQuery(apl);
+    const names = datasetNamesOf(query);
+    if (names.length === 0) throw invalidInput('a view reads at least one dataset');
+    const deps: EngineDeps = {
+      ...this.deps(principal),
+      resolveViews: async (others) => {
+        for (const name of others) {
+          if (await this.repository.views.byName(principal.orgId, name)) throw invalidInput(`a view cannot read another view ("${name}")`);
+        }
+        return [];
+      },
+    };
+    await prepareQuery(query, {}, deps);
+    return names;
+  }
+
   /** Runs an APL request body (`{apl, startTime, endTime, cursor, includeCursor, variables}`). */
-  async apl(principal: Principal, body: unknown, overrides: Partial<AplRequest> = {}): Promise<QueryResult> {
+  async apl(principal: Principal, body: unknown, overrides: Partial<AplRequest> = {}): Promise<AplAnswer> {
     const input = parseInput(aplRequestSchema, body);
     const request: AplRequest = {
       apl: input.apl,
@@ -171,18 +263,52 @@ export class QueryService {
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
       ...overrides,
     };
-    const resolved = new Map<string, string>();
-    const result = await executeApl(request, this.deps(principal, resolved));
+    const resolved = new Map<string, Promise<FieldDescription[]>>();
+    const result: AplAnswer = await executeApl(request, this.deps(principal, resolved));
     await this.describeFields(result.fieldsMeta, resolved);
+    if (this.annotations) {
+      const { startNanos, endNanos } = result.window;
+      const window = {
+        ...(startNanos !== undefined ? { start: new Date(Number(startNanos / NANOS_PER_MS)) } : {}),
+        // Rounded up, so an annotation in the last millisecond of the window is kept.
+        ...(endNanos !== undefined ? { end: new Date(Number((endNanos + NANOS_PER_MS - 1n) / NANOS_PER_MS)) } : {}),
+      };
+      const annotations = await this.annotations.forAnswer(principal, result.datasetNames, window);
+      if (annotations) result.annotations = annotations;
+    }
     return result;
   }
 
+  /**
+   * Checks an APL query as the principal would run it (syntax, datasets and their query
+   * capability, fields, types) without running it, and describes its result.
+   */
+  async describe(principal: Principal, apl: string): Promise<QueryShape> {
+    const prepared = await prepareQuery(parseQuery(apl), {}, this.deps(principal));
+    const { analyzed, columns } = prepared;
+    const nameOf = (id: string) => columns.find((column) => column.id === id)?.name ?? id;
+    const aggregation = analyzed.aggregation;
+    return {
+      datasets: analyzed.datasets,
+      columns: columns.filter((column) => !column.hidden).map((column) => ({ name: column.name, type: column.type })),
+      ...(aggregation
+        ? {
+            aggregation: {
+              groupFields: aggregation.groupIds.map(nameOf),
+              ...(aggregation.timeBin ? { timeBinField: nameOf(aggregation.timeBin.id) } : {}),
+            },
+          }
+        : {}),
+      events: analyzed.identity !== undefined,
+    };
+  }
+
   /** Fills in what users set on fields (unit, description, hidden) from the registry, as it is now. */
-  private async describeFields(fieldsMeta: QueryResult['fieldsMeta'], datasetIds: Map<string, string>) {
+  private async describeFields(fieldsMeta: QueryResult['fieldsMeta'], descriptions: Map<string, Promise<FieldDescription[]>>) {
     for (const [name, fields] of Object.entries(fieldsMeta)) {
-      const id = datasetIds.get(name);
-      if (!id) continue;
-      const described = await this.repository.fields.described(id);
+      const pending = descriptions.get(name);
+      if (!pending) continue;
+      const described = await pending;
       if (described.length === 0) continue;
       const byName = new Map(described.map((row) => [row.name, row]));
       for (const field of fields) {
@@ -225,7 +351,7 @@ export class QueryService {
   async legacy(principal: Principal, dataset: string, body: unknown, signal?: AbortSignal): Promise<LegacyQueryResponse> {
     await this.datasets.resolveFor(principal, dataset, 'query', 'read');
     const request: LegacyQueryRequest = parseInput(legacyRequestSchema, body);
-    const resolved = new Map<string, string>();
+    const resolved = new Map<string, Promise<FieldDescription[]>>();
     const response = await executeLegacyQuery(dataset, request, this.deps(principal, resolved), signal);
     if (response.fieldsMeta) await this.describeFields({ [dataset]: response.fieldsMeta }, resolved);
     return response;

@@ -1,8 +1,9 @@
-// GraphQL for identities and API tokens: the current user, the organization's API tokens, and
-// mutations to create, regenerate and delete them. Same services as /v2/user and /v2/tokens.
+// GraphQL for users and API tokens: the current user and the members of the organization, the
+// organization's API tokens, and mutations to create, regenerate and delete them. Same services
+// as /v2/user, /v2/users and /v2/tokens.
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { ApiTokenView, CreatedApiToken } from '../auth/tokens';
-import { type CurrentUser, ROLE_NAMES } from '../auth/users';
+import type { MemberView } from '../identity/users';
 import { DomainError } from '../errors';
 import { builder } from './builder';
 import { restBody } from './rest-body';
@@ -17,28 +18,42 @@ export async function nullWhenMissing<T>(load: () => Promise<T> | T): Promise<T 
   }
 }
 
-const Role = builder.objectRef<{ id: string }>('Role').implement({
-  description: "A user's role in the organization the request acts in",
+/** Lookups by a name or id answer null for what does not exist, and refuse what the caller may not read. */
+export async function nullWhenNotFound<T>(load: () => Promise<T> | T): Promise<T | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'not_found') return null;
+    throw error;
+  }
+}
+
+const UserRole = builder.objectRef<{ id: string; name: string }>('UserRole').implement({
+  description: "A member's base role: owner, admin, user, read-only, none, or a custom role (its id and name)",
   fields: (t) => ({
     id: t.exposeString('id'),
-    name: t.string({ resolve: (role) => ROLE_NAMES[role.id] ?? role.id }),
+    name: t.exposeString('name'),
   }),
 });
 
-const User = builder.objectRef<CurrentUser>('User');
+export type UserNode = MemberView & { orgId: string };
+
+export const User = builder.objectRef<UserNode>('User');
 builder.node(User, {
-  description: 'A person who signs in with a personal token',
+  description: 'A member of the organization the request acts in',
   id: { resolve: (user) => user.id },
   loadOne: (id, context) =>
     nullWhenMissing(async () => {
-      const user = await context.services.auth.users.current(context.principal());
-      return user.id === id ? user : null;
+      const principal = context.principal();
+      if (principal.kind === 'personal' && principal.userId === id) return context.services.identity.users.current(principal);
+      return { ...(await context.services.identity.users.get(principal, id)), orgId: principal.orgId };
     }),
   fields: (t) => ({
+    userId: t.exposeString('id', { description: 'The id used by the REST API (/v2/users/{id})' }),
     name: t.exposeString('name'),
     email: t.exposeString('email'),
     organizationId: t.exposeString('orgId', { description: 'The organization this request acts in' }),
-    role: t.field({ type: Role, resolve: (user) => ({ id: user.role }) }),
+    role: t.field({ type: UserRole, resolve: (user) => user.role }),
   }),
 });
 
@@ -55,6 +70,7 @@ builder.node(ApiToken, {
     createdAt: t.field({ type: 'DateTime', resolve: (token) => token.createdAt }),
     datasetCapabilities: t.field({ type: 'JSON', resolve: (token) => token.datasetCapabilities }),
     orgCapabilities: t.field({ type: 'JSON', resolve: (token) => token.orgCapabilities }),
+    viewCapabilities: t.field({ type: 'JSON', resolve: (token) => token.viewCapabilities }),
   }),
 });
 
@@ -73,6 +89,7 @@ const CreateApiTokenInput = builder.inputType('CreateApiTokenInput', {
     expiresAt: t.field({ type: 'DateTime' }),
     datasetCapabilities: t.field({ type: 'JSON', description: 'As in /v2/tokens: {"<dataset or *>": {"ingest": ["create"], ...}}' }),
     orgCapabilities: t.field({ type: 'JSON', description: 'As in /v2/tokens: {"datasets": ["read"], ...}' }),
+    viewCapabilities: t.field({ type: 'JSON', description: 'As in /v2/tokens: {"<view or *>": {"query": ["read"]}}' }),
   }),
 });
 
@@ -80,7 +97,7 @@ builder.queryFields((t) => ({
   viewer: t.field({
     type: User,
     description: 'The user the personal token acts for',
-    resolve: (_root, _args, context) => context.services.auth.users.current(context.principal()),
+    resolve: (_root, _args, context) => context.services.identity.users.current(context.principal()),
   }),
   apiTokens: t.connection({
     type: ApiToken,

@@ -1,8 +1,9 @@
 // How much an operation asks for, measured on its document before it runs: the depth of its
 // field selections, and its cost, the number of fields it may resolve once the page sizes of
-// connections (`first`, `last`, or the default page) and of `nodes(ids)` multiply what they
-// contain. Fragments are measured once each, so a document cannot make the measurement itself
-// expensive; fragment cycles are refused by validation before this runs.
+// connections (`first`, `last`, or the default page), of `nodes(ids)` and of long unpaged lists
+// (their `extensions.maxItems`) multiply what they contain. Fragments are measured once each, so
+// a document cannot make the measurement itself expensive; fragment cycles are refused by
+// validation before this runs.
 import {
   type FieldNode,
   type FragmentDefinitionNode,
@@ -54,7 +55,10 @@ function multiplier(field: FieldNode, definition: GraphQLField<unknown, unknown>
     const ids = argument('ids');
     return Array.isArray(ids) ? ids.length : 1;
   }
-  // A list without paging (edges inside a connection, small lists of counts) was sized above.
+  // A list without paging that may be long declares its most items (`extensions.maxItems`).
+  const maxItems = definition.extensions?.maxItems;
+  if (typeof maxItems === 'number') return maxItems;
+  // Other lists without paging (edges inside a connection, small lists of counts) were sized above.
   return 1;
 }
 

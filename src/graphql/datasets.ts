@@ -16,6 +16,7 @@ const DatasetFieldRef = builder.objectRef<DatasetFieldView>('DatasetField').impl
     description: t.exposeString('description'),
     hidden: t.exposeBoolean('hidden'),
     mapField: t.boolean({ description: 'Declared as a map field: objects ingested under it are kept whole', resolve: (field) => field.mapField ?? false }),
+    virtual: t.boolean({ description: 'A virtual field: computed by its APL expression at query time', resolve: (field) => field.virtual ?? false }),
   }),
 });
 

@@ -26,6 +26,6 @@ export function maskGraphQLError(error: unknown, fallbackMessage: string): Error
   return new GraphQLError(description.message, {
     nodes: graphqlError?.nodes,
     path: graphqlError?.path,
-    extensions: { code: description.graphqlCode, ...description.details },
+    extensions: { ...description.details, code: description.graphqlCode },
   });
 }

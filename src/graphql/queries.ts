@@ -1,9 +1,9 @@
 // GraphQL over queries: `apl` returns the tabular result of an APL query with its status
 // typed; `events` pages through a dataset's events as a Relay connection whose cursors are the
 // same signed (_time, _rowId) cursors as the REST API's minCursor/maxCursor.
-import { type QueryStatus, toTabularResponse } from '../apl';
+import type { QueryStatus } from '../apl';
 import { invalidInput } from '../errors';
-import type { PagedEvent } from '../events/query-service';
+import { type PagedEvent, tabularAnswer } from '../events/query-service';
 import { builder } from './builder';
 import { restBody } from './rest-body';
 
@@ -25,7 +25,7 @@ const QueryStatusRef = builder.objectRef<QueryStatus>('QueryStatus').implement({
   }),
 });
 
-const AplResultRef = builder.objectRef<ReturnType<typeof toTabularResponse>>('AplResult').implement({
+export const AplResultRef = builder.objectRef<ReturnType<typeof tabularAnswer>>('AplResult').implement({
   fields: (t) => ({
     status: t.field({ type: QueryStatusRef, resolve: (result) => result.status }),
     datasetNames: t.exposeStringList('datasetNames'),
@@ -57,7 +57,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context) => {
       const { query, ...options } = args;
-      return toTabularResponse(await context.services.queries.apl(context.principal(), restBody({ apl: query, ...options }), { signal: context.signal }));
+      return tabularAnswer(await context.services.queries.apl(context.principal(), restBody({ apl: query, ...options }), { signal: context.signal }));
     },
   }),
   events: t.connection({

@@ -2,12 +2,20 @@
 import { isObjectType, lexicographicSortSchema } from 'graphql';
 import { builder, nodeTypeNames } from './builder';
 import './auth';
+import './identity';
+import './annotations';
+import './starred-queries';
+import './dashboards';
 import './catalog';
 import './datasets';
 import './map-fields';
+import './virtual-fields';
+import './views';
 import './queries';
 import './llm-usage';
+import './metrics';
 import './ingest';
+import './monitors';
 
 export const schema = lexicographicSortSchema(builder.toSchema());
 

@@ -1,28 +1,45 @@
-// The Axiom-compatible API (datasets, ingest, queries, tokens, user). Every route in this scope
-// requires a bearer token: an onRequest hook authenticates once, before the body is read, and
-// leaves the Principal on the request. Errors here also carry Axiom's `message` and `code`, which
-// official clients display.
+// The Axiom-compatible API (datasets, ingest, queries, tokens, organizations, users, RBAC,
+// annotations, starred queries, dashboards). Every route in this scope requires a token: an
+// onRequest hook authenticates once, before the body is read, evaluates what the token may do
+// in the request's organization and leaves the Principal on the request. Routes that need no
+// organization (`config: { organization: 'none' }`, such as GET /v2/orgs) get the bare Identity
+// instead. Errors here also carry Axiom's `message` and `code`, which official clients display.
 import type {} from '@fastify/swagger'; // adds tags/summary to route schemas, for the OpenAPI document
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { credentialsFrom } from '../auth/authenticator';
+import { credentialsFrom, type Identity } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
 import type { AuthScheme } from '../auth/schemes';
+import { annotationRoutes } from './annotations';
+import { dashboardRoutes } from './dashboards';
 import { datasetRoutesV1 } from './datasets-v1';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
 import { mapFieldRoutes } from './map-fields';
+import { metricsQueryRoutes } from './metrics';
+import { monitorRoutes } from './monitors';
+import { notifierRoutes } from './notifiers';
+import { orgRoutes } from './orgs';
 import { queryRoutes } from './query';
+import { rbacRoutes } from './rbac';
 import type { RouteOptions } from './routes';
+import { starredQueryRoutes } from './starred-queries';
 import { tokenRoutes } from './tokens';
 import { userRoutes } from './user';
+import { memberRoutes } from './users';
+import { viewRoutes } from './views';
+import { virtualFieldRoutes } from './virtual-fields';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated caller; set for every route of the Axiom-compatible API. */
+    /** The authenticated caller; set for every route of the Axiom-compatible API that acts in an organization. */
     principal: Principal;
+    /** The token of the request, set on every route of the Axiom-compatible API. */
+    identity: Identity;
   }
   interface FastifyContextConfig {
+    /** 'none': the route acts in no particular organization and reads `request.identity` only. */
+    organization?: 'none';
     /** Authorization schemes a route accepts besides Bearer (ingest routes take Basic too). */
     authSchemes?: readonly AuthScheme[];
   }
@@ -38,6 +55,7 @@ export function headerReader(request: FastifyRequest) {
 export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   const { services } = options;
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('identity', null as unknown as Identity);
   // Every route here needs a token; say so in the OpenAPI document.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, security: [{ [BEARER_AUTH]: [] }] };
@@ -45,7 +63,9 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   app.addHook('onRequest', async (request) => {
     request.errorStyle = 'axiom';
     const schemes = request.routeOptions.config.authSchemes;
-    request.principal = await services.auth.authenticate({ ...credentialsFrom(headerReader(request)), ...(schemes ? { schemes } : {}) });
+    request.identity = await services.auth.identify({ ...credentialsFrom(headerReader(request)), ...(schemes ? { schemes } : {}) });
+    if (request.routeOptions.config.organization === 'none') return;
+    request.principal = await services.auth.authenticator.principalOf(request.identity);
   });
 
   // v1 paths are served both at /v1 and at /api/v1, as Axiom's clients use both.
@@ -53,10 +73,21 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
     await app.register(datasetRoutesV1, { ...options, prefix });
     await app.register(ingestRoutes, { ...options, prefix });
     await app.register(queryRoutes, { ...options, prefix });
+    await app.register(metricsQueryRoutes, { ...options, prefix });
     await app.register(userRoutes, { ...options, prefix, version: 1 });
   }
   await app.register(datasetRoutesV2, { ...options, prefix: '/v2' });
   await app.register(mapFieldRoutes, { ...options, prefix: '/v2' });
+  await app.register(virtualFieldRoutes, { ...options, prefix: '/v2' });
+  await app.register(viewRoutes, { ...options, prefix: '/v2' });
   await app.register(tokenRoutes, { ...options, prefix: '/v2' });
+  await app.register(monitorRoutes, { ...options, prefix: '/v2' });
+  await app.register(notifierRoutes, { ...options, prefix: '/v2' });
   await app.register(userRoutes, { ...options, prefix: '/v2', version: 2 });
+  await app.register(memberRoutes, { ...options, prefix: '/v2' });
+  await app.register(orgRoutes, { ...options, prefix: '/v2' });
+  await app.register(rbacRoutes, { ...options, prefix: '/v2' });
+  await app.register(annotationRoutes, { ...options, prefix: '/v2' });
+  await app.register(starredQueryRoutes, { ...options, prefix: '/v2' });
+  await app.register(dashboardRoutes, { ...options, prefix: '/v2' });
 }

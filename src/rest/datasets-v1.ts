@@ -1,4 +1,5 @@
-// Axiom v1 datasets: list, get, create, update, delete, trim (DatasetSpec shapes).
+// Axiom v1 datasets: list, get, create, update, delete, trim (DatasetSpec shapes, with the kind
+// that tells events datasets from metrics datasets).
 import type { FastifyInstance } from 'fastify';
 import type { DatasetRecord } from '../events/datasets';
 import { pathParams } from './path-params';
@@ -14,6 +15,7 @@ export function datasetSpecV1(dataset: DatasetRecord) {
     description: dataset.description,
     who: dataset.createdBy,
     created: dataset.createdAt.toISOString(),
+    kind: dataset.kind,
   };
 }
 

@@ -1,6 +1,7 @@
 // The OpenTelemetry door: OTLP/HTTP `POST /v1/traces` and `POST /v1/logs`, as the OTel SDK
 // exporters and the Collector send them (protobuf or JSON, gzip or zstd), with
-// `Authorization: Bearer` and the dataset in `X-Axiom-Dataset`. Answers follow the OTLP/HTTP
+// `Authorization: Bearer` and the dataset in `X-Axiom-Dataset`; `POST /v1/metrics` (protobuf only,
+// as Axiom) into the metrics dataset in `X-Axiom-Metrics-Dataset`. Answers follow the OTLP/HTTP
 // specification: the Export*ServiceResponse in the request's encoding (partial success included),
 // and errors as google.rpc.Status in that encoding.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -41,7 +42,7 @@ export async function otlpRoutes(app: FastifyInstance, { services }: RouteOption
   });
   readIngestBodies(app, services);
 
-  const route = (signal: OtlpSignal, summary: string) =>
+  const route = (signal: Exclude<OtlpSignal, 'metrics'>, summary: string) =>
     app.post(
       `/v1/${signal}`,
       { bodyLimit: MAX_BODY_BYTES, schema: { tags: ['opentelemetry'], summary } },
@@ -55,4 +56,20 @@ export async function otlpRoutes(app: FastifyInstance, { services }: RouteOption
     );
   route('traces', 'OTLP/HTTP trace export (protobuf or JSON; gzip or zstd); the dataset comes from X-Axiom-Dataset');
   route('logs', 'OTLP/HTTP log export (protobuf or JSON; gzip or zstd); the dataset comes from X-Axiom-Dataset');
+
+  app.post(
+    '/v1/metrics',
+    {
+      bodyLimit: MAX_BODY_BYTES,
+      schema: { tags: ['opentelemetry'], summary: 'OTLP/HTTP metrics export (protobuf; gzip or zstd) into the metrics dataset named by X-Axiom-Metrics-Dataset' },
+    },
+    async (request, reply) => {
+      const header = headerReader(request);
+      const encoding = otlpEncodingOf(header('content-type'));
+      const body = { body: takeBody(request), contentType: header('content-type'), contentEncoding: header('content-encoding') };
+      const dataset = header('x-axiom-metrics-dataset') || header('x-axiom-dataset');
+      const partial = await services.metrics.otlpExport(request.principal, dataset, body, encoding);
+      return reply.type(CONTENT_TYPE[encoding]).send(encodeExportResponse('metrics', encoding, partial));
+    },
+  );
 }

@@ -2,9 +2,11 @@
 // request (`POST /datasets/{dataset}/query`). The SDK sends the cursor as a query parameter.
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { toLegacyAplResponse, toTabularResponse } from '../apl';
+import { toLegacyAplResponse } from '../apl';
 import { invalidInput } from '../errors';
 import { batchConcurrency, parseBatch, runBatch } from '../events/query-batch';
+import { tabularAnswer } from '../events/query-service';
+import { formatAnswer } from '../metrics/mpl/execution/result';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';
 
@@ -65,7 +67,7 @@ export async function queryRoutes(app: FastifyInstance, { services }: RouteOptio
     const body = request.body as Record<string, unknown> | undefined;
     const cursor = typeof body?.cursor === 'string' && body.cursor !== '' ? undefined : request.query.cursor;
     const result = await queries.apl(request.principal, body, cursor ? { cursor } : {});
-    if (format === 'tabular') return toTabularResponse(result);
+    if (format === 'tabular') return tabularAnswer(result);
     return toLegacyAplResponse(result, {
       ...(typeof body?.startTime === 'string' ? { startTime: body.startTime } : {}),
       ...(typeof body?.endTime === 'string' ? { endTime: body.endTime } : {}),
@@ -93,7 +95,10 @@ export async function queryRoutes(app: FastifyInstance, { services }: RouteOptio
       // The response closing before the stream ends means the caller went away.
       reply.raw.on('close', () => (gone = !reply.raw.writableFinished || gone));
       void runBatch(
-        queries,
+        {
+          apl: async (principal, body) => tabularAnswer(await queries.apl(principal, body)),
+          mpl: async (principal, body) => formatAnswer(await services.metrics.query(principal, body), 'metrics-v2'),
+        },
         request.principal,
         entries,
         concurrency,

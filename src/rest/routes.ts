@@ -6,8 +6,10 @@ import { catalogRoutes } from './catalog';
 import { elasticRoutes } from './elastic';
 import { hecRoutes } from './hec';
 import { lokiRoutes } from './loki';
+import { metricsSpecRoute } from './metrics';
 import { otlpRoutes } from './otlp';
 import { registerOpenApi } from './openapi';
+import { provisionRoutes } from './orgs';
 
 export interface RouteOptions {
   services: Services;
@@ -17,7 +19,9 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   // First, so that /openapi.json describes the routes of every area registered after it.
   await registerOpenApi(app);
   await app.register(axiomApi, { services });
+  await app.register(provisionRoutes, { services, prefix: '/v2' });
   await app.register(catalogRoutes, { services });
+  await app.register(metricsSpecRoute);
   await app.register(hecRoutes, { services });
   await app.register(lokiRoutes, { services });
   await app.register(otlpRoutes, { services });

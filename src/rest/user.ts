@@ -1,20 +1,20 @@
 // The current user: v1 shape (`role` as a string, `permissions`) and v2 shape (`role` object).
 import type { FastifyInstance } from 'fastify';
-import { type CurrentUser, ROLE_NAMES } from '../auth/users';
+import type { CurrentUser } from '../identity/users';
 import type { RouteOptions } from './routes';
 
 const tags = ['user'];
 
 function userV1(user: CurrentUser) {
-  return { id: user.id, name: user.name, email: user.email, role: user.role, permissions: [] as string[] };
+  return { id: user.id, name: user.name, email: user.email, role: user.role.id, permissions: [] as string[] };
 }
 
 function userV2(user: CurrentUser) {
-  return { id: user.id, name: user.name, email: user.email, role: { id: user.role, name: ROLE_NAMES[user.role] ?? user.role } };
+  return { id: user.id, name: user.name, email: user.email, role: user.role };
 }
 
 export async function userRoutes(app: FastifyInstance, { services, version }: RouteOptions & { version: 1 | 2 }) {
-  const { users } = services.auth;
+  const { users } = services.identity;
   const shape = version === 1 ? userV1 : userV2;
 
   app.get('/user', { schema: { tags, summary: 'Get the current user' } }, async (request) => shape(await users.current(request.principal)));

@@ -4,7 +4,7 @@
 // happen in an ingest turn of the sending token, shared fairly as for the API's own formats.
 import { type Principal, soleIngestDataset } from '../auth/principal';
 import { DomainError } from '../errors';
-import type { DatasetService } from '../events/datasets';
+import { type DatasetService, requireEventsDataset } from '../events/datasets';
 import type { MapFieldService } from '../events/map-fields';
 import type { BodyReader, IngestBody, IngestOptions, IngestOutcome, IngestService, IngestStatus } from '../events/ingest/ingest-service';
 import { mediaTypeOf } from '../events/ingest/content';
@@ -64,7 +64,7 @@ export class ShipperService {
    * partial success; an unreadable body is refused whole.
    */
   async otlpExport(
-    signal: OtlpSignal,
+    signal: Exclude<OtlpSignal, 'metrics'>,
     principal: Principal,
     datasetName: string | undefined,
     request: IngestBody,
@@ -73,6 +73,7 @@ export class ShipperService {
     const name = datasetName || soleIngestDataset(principal);
     if (!name) throw invalidInput('name the dataset in the X-Axiom-Dataset header');
     const dataset = await this.datasets.resolveFor(principal, name, 'ingest', 'create');
+    requireEventsDataset(dataset);
     // Attributes outside the semantic conventions are kept whole in this map field, as Axiom does.
     await this.mapFields.ensure(dataset, CUSTOM_ATTRIBUTES_FIELD);
     const read: BodyReader = (body, visit) =>

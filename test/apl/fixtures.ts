@@ -4,13 +4,13 @@
 import { type DuckDBConnection, DuckDBInstance, timestampNanosValue } from '@duckdb/node-api';
 import {
   type DatasetSchema,
-  DUCKDB_TYPE_OF,
+  duckdbTypeOf,
   type FieldType,
   quoteIdentifier,
   type StoredField,
   SYSTEM_STORED_FIELDS,
 } from '../../src/events/layout';
-import { createDuckDBRunner, type EngineDeps, executeApl, type AplRequest, type QueryResult } from '../../src/apl';
+import { createDuckDBRunner, datasetNamesOf, type EngineDeps, executeApl, type AplRequest, parseQuery, type QueryResult } from '../../src/apl';
 import { parseDateTime } from '../../src/apl/time';
 
 export interface TestEvent {
@@ -24,6 +24,8 @@ export interface TestDatabase {
   instance: DuckDBInstance;
   connection: DuckDBConnection;
   datasets: Map<string, DatasetSchema>;
+  /** Views by name: their APL, read over `datasets` (a view's own datasets are not checked). */
+  views: Map<string, string>;
   deps: EngineDeps;
   query(apl: string, request?: Omit<AplRequest, 'apl'>): Promise<QueryResult>;
   /** Rows of the first table as objects keyed by field name. */
@@ -38,8 +40,16 @@ export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   const datasets = new Map<string, DatasetSchema>();
+  const views = new Map<string, string>();
   const deps: EngineDeps = {
     resolveDatasets: async (names) => names.flatMap((name) => (datasets.has(name) ? [datasets.get(name)!] : [])),
+    resolveViews: async (names) =>
+      names.flatMap((name) => {
+        const apl = views.get(name);
+        if (apl === undefined) return [];
+        const query = parseQuery(apl);
+        return [{ name, query, datasets: datasetNamesOf(query).flatMap((read) => (datasets.has(read) ? [datasets.get(read)!] : [])) }];
+      }),
     listDatasets: async () => [...datasets.keys()],
     runner: createDuckDBRunner(instance),
     maxQueryRows: 65_000,
@@ -52,6 +62,7 @@ export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<
     instance,
     connection,
     datasets,
+    views,
     deps,
     query,
     async rows(apl, request) {
@@ -71,11 +82,17 @@ export function tableRows(result: QueryResult): Record<string, unknown>[] {
 }
 
 /** Creates a dataset table with user fields in the given order and appends the events. */
-export async function addDataset(db: TestDatabase, name: string, fields: { name: string; type: FieldType }[], events: TestEvent[]): Promise<DatasetSchema> {
+export async function addDataset(
+  db: TestDatabase,
+  name: string,
+  fields: { name: string; type: FieldType; storedAs?: 'VARIANT' }[],
+  events: TestEvent[],
+): Promise<DatasetSchema> {
   const table = `events_${nextTable++}`;
   const userFields: StoredField[] = fields.map((field, i) => ({ ...field, column: `f${i}_${field.name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}` }));
   const schema: DatasetSchema = { name, table, fields: [...SYSTEM_STORED_FIELDS, ...userFields] };
-  const columns = schema.fields.map((field) => `${quoteIdentifier(field.column)} ${DUCKDB_TYPE_OF[field.type]}`);
+  // Mixed fields are appended as JSON text; those kept as VARIANT are converted afterwards.
+  const columns = schema.fields.map((field) => `${quoteIdentifier(field.column)} ${duckdbTypeOf(field.type)}`);
   await db.connection.run(`CREATE TABLE ${quoteIdentifier(table)} (${columns.join(', ')})`);
   const appender = await db.connection.createAppender(table);
   for (const event of events) {
@@ -96,6 +113,10 @@ export async function addDataset(db: TestDatabase, name: string, fields: { name:
     appender.endRow();
   }
   appender.closeSync();
+  for (const field of userFields.filter((f) => f.storedAs === 'VARIANT')) {
+    const column = quoteIdentifier(field.column);
+    await db.connection.run(`ALTER TABLE ${quoteIdentifier(table)} ALTER COLUMN ${column} TYPE VARIANT USING CAST(${column} AS VARIANT)`);
+  }
   db.datasets.set(name, schema);
   return schema;
 }

@@ -34,7 +34,7 @@ describe('dataset management (v1, /api/v1 and v2)', () => {
 
     for (const prefix of ['/v1', '/api/v1']) {
       const v1 = (await (await send('GET', `${prefix}/datasets/web-logs`)).json()) as any;
-      expect(v1).toEqual({ id: 'web-logs', name: 'web-logs', description: 'front door', who: v2.who, created: v2.created });
+      expect(v1).toEqual({ id: 'web-logs', name: 'web-logs', description: 'front door', who: v2.who, created: v2.created, kind: 'axiom:events:v1' });
     }
     const list = (await (await send('GET', '/v2/datasets')).json()) as any[];
     expect(list.map((d) => d.name)).toContain('web-logs');

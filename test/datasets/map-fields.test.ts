@@ -1,26 +1,16 @@
 // Map fields through HTTP and GraphQL: their management API, ingest keeping objects under them
 // whole (outside the field limit), and APL reading keys inside them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aplRows, sendJson } from '../helpers/api';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 describe('map fields', () => {
   let server: TestServer;
-  const send = async (method: string, path: string, body?: unknown, auth?: string) => {
-    const response = await server.request(path, {
-      method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      ...(auth ? { auth } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const send = (method: string, path: string, body?: unknown, auth?: string) => sendJson(server, method, path, body, auth);
   const rows = async (apl: string) => {
-    const { status, body } = await send('POST', '/v1/datasets/_apl?format=tabular', { apl });
-    expect(status, JSON.stringify(body)).toBe(200);
-    const table = body.tables[0];
-    return (table.columns[0] ?? []).map((_: unknown, row: number) =>
-      Object.fromEntries(table.fields.map((field: { name: string }, i: number) => [field.name, table.columns[i][row]])),
-    );
+    const answer = await aplRows(server, apl);
+    expect(answer.status, answer.error).toBe(200);
+    return answer.rows;
   };
   const ingest = async (dataset: string, events: object[]) => {
     const { status, body } = await send('POST', `/v1/datasets/${dataset}/ingest`, events);

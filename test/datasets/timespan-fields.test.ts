@@ -3,6 +3,7 @@
 // timespans. Expected answers are worked out by hand from the nanosecond counts below.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Timespan } from '../../src/events/ingest/timespan';
+import { aplRows, sendJson } from '../helpers/api';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const MS = 1_000_000n;
@@ -17,18 +18,11 @@ const SPANS = [
 
 describe('timespan fields', () => {
   let server: TestServer;
-  const post = async (path: string, body: unknown) => {
-    const response = await server.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const post = (path: string, body: unknown) => sendJson(server, 'POST', path, body);
   const apl = async (query: string) => {
-    const { status, body } = await post('/v1/datasets/_apl?format=tabular', { apl: query });
-    expect(status, JSON.stringify(body)).toBe(200);
-    const table = body.tables[0];
-    const rows = (table.columns[0] ?? []).map((_: unknown, row: number) =>
-      Object.fromEntries(table.fields.map((field: { name: string }, i: number) => [field.name, table.columns[i][row]])),
-    );
-    return { fields: table.fields as { name: string; type: string }[], rows };
+    const answer = await aplRows(server, query);
+    expect(answer.status, answer.error).toBe(200);
+    return answer;
   };
 
   beforeAll(async () => {

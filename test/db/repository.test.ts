@@ -44,11 +44,73 @@ describe('repository', () => {
       kind: 'api',
       datasetCapabilities: '{"logs":{"ingest":["create"]}}',
       orgCapabilities: '{}',
+      viewCapabilities: '{}',
       expiresAt: new Date('2030-05-06T07:08:09.123Z'),
       createdBy: 'u1',
     });
     expect(await store.repository.tokens.bySecretHash('hash-personal')).toMatchObject({ userId: 'u1', orgId: null, expiresAt: null, createdBy: null });
     expect(await store.repository.tokens.bySecretHash('no-such-hash')).toBeUndefined();
+  });
+
+  it('reads a member\'s base role and the roles of their groups, custom definitions included', async () => {
+    const { prisma } = store;
+    await prisma.role.create({ data: { id: 'r-custom', orgId: 'org-a', name: 'ingesters', datasetCapabilities: '{"logs":{"ingest":["create"]}}' } });
+    await prisma.role.create({ data: { id: 'r-other-org', orgId: 'org-b', name: 'elsewhere', orgCapabilities: '{"users":["read"]}' } });
+    await prisma.group.create({ data: { id: 'g1', orgId: 'org-a', name: 'ops', roles: { create: [{ role: 'r-custom' }, { role: 'read-only' }] }, members: { create: [{ userId: 'u1' }] } } });
+    // A group of another organization, holding a role id of this one: not counted in org-a.
+    await prisma.group.create({ data: { id: 'g2', orgId: 'org-b', name: 'ops', roles: { create: [{ role: 'r-other-org' }] }, members: { create: [{ userId: 'u1' }] } } });
+    const grants = await store.repository.access.grantsOf('org-a', 'u1');
+    const sorted = [...grants].sort((a, b) => (a.via + a.role < b.via + b.role ? -1 : 1));
+    expect(sorted).toEqual([
+      { via: 'base', role: 'user', custom: null },
+      { via: 'group', role: 'r-custom', custom: { datasetCapabilities: '{"logs":{"ingest":["create"]}}', orgCapabilities: '{}', viewCapabilities: '{}' } },
+      { via: 'group', role: 'read-only', custom: null },
+    ]);
+    expect(await store.repository.access.grantsOf('org-b', 'u1')).toEqual(
+      expect.arrayContaining([
+        { via: 'base', role: 'admin', custom: null },
+        { via: 'group', role: 'r-other-org', custom: { datasetCapabilities: '{}', orgCapabilities: '{"users":["read"]}', viewCapabilities: '{}' } },
+      ]),
+    );
+    // Not a member: nothing, even with a group membership left behind.
+    await prisma.user.create({ data: { id: 'u-outsider', name: 'Out', email: 'out@example.com' } });
+    await prisma.groupMember.create({ data: { groupId: 'g1', userId: 'u-outsider' } });
+    expect(await store.repository.access.grantsOf('org-a', 'u-outsider')).toEqual([]);
+    expect(await store.repository.access.grantsOf('org-a', 'nobody')).toEqual([]);
+  });
+
+  it('finds the annotations meeting a time window, with their datasets', async () => {
+    const { prisma } = store;
+    const at = (iso: string) => new Date(iso);
+    const make = (id: string, orgId: string, time: string, endTime: string | null, datasets: string[]) =>
+      prisma.annotation.create({
+        data: { id, orgId, type: 'deploy', time: at(time), endTime: endTime ? at(endTime) : null, createdBy: 'u1', datasets: { create: datasets.map((dataset) => ({ dataset })) } },
+      });
+    await make('ann_early', 'org-a', '2026-05-01T10:00:00.000Z', null, ['web']);
+    await make('ann_span', 'org-a', '2026-05-01T09:00:00.000Z', '2026-05-01T12:00:00.000Z', ['api', 'web']);
+    await make('ann_edge', 'org-a', '2026-05-01T11:00:00.000Z', null, ['api']);
+    await make('ann_late', 'org-a', '2026-05-01T13:00:00.000Z', null, ['web']);
+    await make('ann_other', 'org-b', '2026-05-01T11:00:00.000Z', null, ['web']);
+    const window = await store.repository.annotations.overlapping('org-a', at('2026-05-01T10:30:00.000Z'), at('2026-05-01T11:00:00.000Z'));
+    // Newest first; the span meets the window although it starts before it; bounds are inclusive.
+    expect(window.map((a) => a.id)).toEqual(['ann_edge', 'ann_span']);
+    expect(window[1]).toEqual({
+      id: 'ann_span',
+      type: 'deploy',
+      title: null,
+      description: null,
+      url: null,
+      time: at('2026-05-01T09:00:00.000Z'),
+      endTime: at('2026-05-01T12:00:00.000Z'),
+      datasets: ['api', 'web'],
+    });
+    expect((await store.repository.annotations.overlapping('org-a', undefined, undefined)).map((a) => a.id)).toEqual([
+      'ann_late',
+      'ann_edge',
+      'ann_early',
+      'ann_span',
+    ]);
+    expect((await store.repository.annotations.overlapping('org-a', at('2026-05-01T12:00:00.001Z'), undefined)).map((a) => a.id)).toEqual(['ann_late']);
   });
 
   it('lists a user\'s memberships oldest first', async () => {
@@ -100,6 +162,32 @@ describe('repository', () => {
     ]);
     await store.repository.fields.remove('d1', many.slice(0, 300).map((f) => f.name));
     expect((await store.repository.fields.of('d1')).map((f) => f.name).sort()).toEqual(many.slice(300).map((f) => f.name).sort());
+  });
+
+  it("reads a dataset's virtual fields in definition order", async () => {
+    for (const [id, name, position] of [
+      ['v1', 'later', 2],
+      ['v2', 'first', 1],
+      ['v3', 'tie-b', 3],
+      ['v0', 'tie-a', 3],
+    ] as const) {
+      await store.prisma.virtualField.create({ data: { id, datasetId: 'd2', name, expression: `${name} + 1`, position, createdBy: 'u1' } });
+    }
+    await store.prisma.virtualField.create({ data: { id: 'v9', datasetId: 'd3', name: 'other', expression: '1', position: 1, createdBy: 'u1' } });
+    expect(await store.repository.virtualFields.of('d2')).toEqual([
+      { name: 'first', expression: 'first + 1' },
+      { name: 'later', expression: 'later + 1' },
+      { name: 'tie-a', expression: 'tie-a + 1' },
+      { name: 'tie-b', expression: 'tie-b + 1' },
+    ]);
+    expect(await store.repository.virtualFields.of('d9')).toEqual([]);
+  });
+
+  it('finds a view by organization and name', async () => {
+    await store.prisma.view.create({ data: { id: 'w1', orgId: 'org-a', name: 'errors', aplQuery: "['web'] | where status >= 500", createdBy: 'u1' } });
+    expect(await store.repository.views.byName('org-a', 'errors')).toEqual({ id: 'w1', name: 'errors', aplQuery: "['web'] | where status >= 500" });
+    expect(await store.repository.views.byName('org-b', 'errors')).toBeUndefined();
+    expect(await store.repository.views.byName('org-a', 'Errors')).toBeUndefined();
   });
 
   it('rolls a failing batch back whole', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openRelationalStore, type SqliteRelationalStore } from '../../src/db/store';
 import { DatasetEvents } from '../../src/events/dataset-events';
+import type { MixedColumnType } from '../../src/events/layout';
 import { IngestService } from '../../src/events/ingest/ingest-service';
 import { type DatasetRef, FieldRegistry } from '../../src/events/schema/field-registry';
 import { MapFieldRegistry } from '../../src/events/schema/map-field-registry';
@@ -27,10 +28,10 @@ export interface EventsHarness {
   destroy(): Promise<void>;
 }
 
-export async function openEventsHarness(options: { dir?: string; maxFields?: number } = {}): Promise<EventsHarness> {
+export async function openEventsHarness(options: { dir?: string; maxFields?: number; mixedColumns?: MixedColumnType } = {}): Promise<EventsHarness> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'eventdeck-events-'));
   const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
-  const store = await EventStore.open(path.join(dir, 'events.duckdb'), { memoryLimit: '128MB' });
+  const store = await EventStore.open(path.join(dir, 'events.duckdb'), { memoryLimit: '128MB', ...(options.mixedColumns ? { mixedColumns: options.mixedColumns } : {}) });
   const registry = new FieldRegistry(relational.repository, store);
   await registry.reconcile();
   const events = new DatasetEvents(store, registry, options.maxFields ?? 1024);

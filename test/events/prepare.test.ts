@@ -74,12 +74,13 @@ describe('the columnar batch', () => {
     expect(rowOf(batch, 1)).toEqual({ b: 'y', c: true });
   });
 
-  it('widens a field over the batch: integer and float meet at float, other mixes at string', () => {
-    const batch = prepareEvents([{ n: 1, m: true, k: [1] }, { n: 2.5, m: 'yes', k: 2 }], options);
-    expect(batch.fields.map((field) => `${field.name}:${field.type}`)).toEqual(['n:float', 'm:string', 'k:string']);
+  it('widens a field over the batch: integer and float meet at float, other mixes make it mixed', () => {
+    const batch = prepareEvents([{ n: 1, m: true, k: [1] }, { n: 2.5, m: 'yes', k: 2 }, { k: 'x', m: false }], options);
+    expect(batch.fields.map((field) => `${field.name}:${field.type}`)).toEqual(['n:float', 'm:string|boolean', 'k:string|integer|array']);
+    expect(batch.fields.map((field) => field.values)).toEqual([[1, 2.5], [true, 'yes', false], [[1], 2, 'x']]);
   });
 
-  it('types timespans from format parsers as timespan, nested ones too, and widens them with other types to string', () => {
+  it('types timespans from format parsers as timespan, nested ones too, and mixes them with other types', () => {
     const batch = prepareEvents(
       [
         { duration: Timespan.of(1500, 'us'), span: { wait: Timespan.of(2, 's') }, both: Timespan.of(3n) },
@@ -87,7 +88,7 @@ describe('the columnar batch', () => {
       ],
       options,
     );
-    expect(batch.fields.map((field) => `${field.name}:${field.type}`)).toEqual(['duration:timespan', 'span.wait:timespan', 'both:string']);
+    expect(batch.fields.map((field) => `${field.name}:${field.type}`)).toEqual(['duration:timespan', 'span.wait:timespan', 'both:integer|timespan']);
     expect((batch.fields[0]!.values as Timespan[]).map((value) => value.nanoseconds)).toEqual([1_500_000n, -7n]);
     expect((batch.fields[1]!.values as Timespan[])[0]!.nanoseconds).toBe(2_000_000_000n);
     expect(fieldTypeOf(Timespan.of(0))).toBe('timespan');

@@ -60,7 +60,7 @@ describe('schema evolution', () => {
     ]);
   });
 
-  it('widens integer to float to string without losing a value, across and within batches', async () => {
+  it('widens integer to float, and a mix of other types to a mixed field keeping the type of each value', async () => {
     const h = await open();
     const dataset = await h.createDataset('widen');
     await h.ingest.ingest(dataset, ndjson([{ n: 1 }, { n: 2 }]));
@@ -68,22 +68,36 @@ describe('schema evolution', () => {
     expect(userFields(h, dataset)).toEqual(['n:float@n']);
     expect((await h.rows(`SELECT n FROM ${dataset.tableName} ORDER BY _rowId`)).map((r) => r.n)).toEqual([1, 2, 2.5]);
     await h.ingest.ingest(dataset, ndjson([{ n: 'many' }, { n: 7 }]));
-    expect(userFields(h, dataset)).toEqual(['n:string@n']);
-    expect(registryRows(h, dataset)).toEqual(['n:string@n']);
-    expect((await h.rows(`SELECT n FROM ${dataset.tableName} ORDER BY _rowId`)).map((r) => r.n)).toEqual(['1', '2', '2.5', 'many', '7']);
+    expect(userFields(h, dataset)).toEqual(['n:string|integer|float@n']);
+    expect(registryRows(h, dataset)).toEqual(['n:string|integer|float@n']);
+    const rows = await h.rows(`SELECT CAST(n AS VARCHAR) AS n, json_type(n) AS type FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(rows).toEqual([
+      { n: '1.0', type: 'DOUBLE' },
+      { n: '2.0', type: 'DOUBLE' },
+      { n: '2.5', type: 'DOUBLE' },
+      { n: '"many"', type: 'VARCHAR' },
+      { n: '7', type: 'UBIGINT' },
+    ]);
+    const [column] = await h.rows(`SELECT data_type, comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND column_name = 'n'`);
+    expect(column).toEqual({ data_type: 'JSON', comment: '{"field":"n","type":"string|integer|float"}' });
   });
 
-  it('widens booleans and arrays to string when other types arrive', async () => {
+  it('keeps booleans, arrays and absent values apart in mixed fields, within a batch and across batches', async () => {
     const h = await open();
     const dataset = await h.createDataset('mixed');
     await h.ingest.ingest(dataset, ndjson([{ flag: true, list: [1, 'two'] }]));
     expect(userFields(h, dataset)).toEqual(['flag:boolean@flag', 'list:array@list']);
-    await h.ingest.ingest(dataset, ndjson([{ flag: 3, list: 'plain' }, { flag: false, list: [3] }]));
-    expect(userFields(h, dataset)).toEqual(['flag:string@flag', 'list:string@list']);
-    expect(await h.rows(`SELECT flag, list FROM ${dataset.tableName} ORDER BY _rowId`)).toEqual([
-      { flag: 'true', list: '[1,"two"]' },
-      { flag: '3', list: 'plain' },
-      { flag: 'false', list: '[3]' },
+    await h.ingest.ingest(dataset, ndjson([{ flag: 3, list: 'plain' }, { flag: false, list: [3] }, { other: 1 }]));
+    expect(userFields(h, dataset)).toEqual(['flag:integer|boolean@flag', 'list:string|array@list', 'other:integer@other']);
+    await h.ingest.ingest(dataset, ndjson([{ flag: 'yes', list: -4 }]));
+    expect(userFields(h, dataset)).toEqual(['flag:string|integer|boolean@flag', 'list:string|integer|array@list', 'other:integer@other']);
+    const rows = await h.rows(`SELECT CAST(flag AS VARCHAR) AS flag, CAST(list AS VARCHAR) AS list, flag IS NULL AS absent FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(rows).toEqual([
+      { flag: 'true', list: '[1,"two"]', absent: false },
+      { flag: '3', list: '"plain"', absent: false },
+      { flag: 'false', list: '[3]', absent: false },
+      { flag: null, list: null, absent: true },
+      { flag: '"yes"', list: '-4', absent: false },
     ]);
   });
 
@@ -137,16 +151,45 @@ describe('timespans', () => {
     expect(userFields(second, dataset)).toEqual(['duration:timespan@duration', 'Duration:timespan@Duration#2', 'count:integer@count']);
   });
 
-  it('widens a timespan field that meets other types to string, timespans as their duration text', async () => {
+  it('widens a timespan field that meets other types to a mixed field, timespans as their duration text', async () => {
     const h = await open();
     const dataset = await h.createDataset('spanmix');
     await h.ingest.ingestEvents(dataset, [{ took: Timespan.of(90, 's') }, { took: Timespan.of(250, 'ms') }]);
     await h.ingest.ingestEvents(dataset, [{ took: 'slow' }, { took: Timespan.of(1500n) }]);
-    expect(userFields(h, dataset)).toEqual(['took:string@took']);
-    expect(registryRows(h, dataset)).toEqual(['took:string@took']);
-    expect((await h.rows(`SELECT took FROM ${dataset.tableName} ORDER BY _rowId`)).map((row) => row.took)).toEqual(['1m30s', '250ms', 'slow', '1.5µs']);
-    const [column] = await h.rows(`SELECT comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND column_name = 'took'`);
-    expect(column).toEqual({ comment: null });
+    expect(userFields(h, dataset)).toEqual(['took:string|timespan@took']);
+    expect(registryRows(h, dataset)).toEqual(['took:string|timespan@took']);
+    const rows = await h.rows(`SELECT CAST(took AS JSON) AS took FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(rows.map((row) => row.took)).toEqual(['"1m30s"', '"250ms"', '"slow"', '"1.5µs"']);
+  });
+});
+
+describe('mixed fields kept as VARIANT', () => {
+  it('stores each value as a VARIANT of its own type, widening other columns into it, and reads that back after a restart', async () => {
+    const first = await openEventsHarness({ mixedColumns: 'VARIANT' });
+    const dataset = await first.createDataset('variants');
+    await first.ingest.ingest(dataset, ndjson([{ v: 'text', list: [1, 'a'], t: 1 }]));
+    await first.ingest.ingest(dataset, ndjson([{ v: true, list: 'plain', t: 2 }, { v: 1.5 }, { t: 3 }]));
+    expect(userFields(first, dataset)).toEqual(['v:string|float|boolean@v', 'list:string|array@list', 't:integer@t']);
+    const columns = await first.rows(`SELECT column_name, data_type, comment FROM duckdb_columns() WHERE table_name = '${dataset.tableName}' AND column_name IN ('v', 'list')`);
+    expect(columns).toEqual([
+      { column_name: 'v', data_type: 'VARIANT', comment: '{"field":"v","type":"string|float|boolean"}' },
+      { column_name: 'list', data_type: 'VARIANT', comment: '{"field":"list","type":"string|array"}' },
+    ]);
+    const rows = await first.rows(`SELECT variant_typeof(v) AS v, variant_typeof(list) AS list, v IS NULL AS absent FROM ${dataset.tableName} ORDER BY _rowId`);
+    expect(rows).toEqual([
+      { v: 'VARCHAR', list: 'ARRAY(2)', absent: false },
+      { v: 'BOOL_TRUE', list: 'VARCHAR', absent: false },
+      { v: 'DOUBLE', list: 'VARIANT_NULL', absent: false },
+      { v: 'VARIANT_NULL', list: 'VARIANT_NULL', absent: true },
+    ]);
+    await first.close();
+
+    const second = await open({ dir: first.dir, mixedColumns: 'VARIANT' });
+    expect(second.registry.schemaOf(dataset).fields.find((field) => field.name === 'v')).toEqual({ name: 'v', column: 'v', type: 'string|float|boolean', storedAs: 'VARIANT' });
+    await second.ingest.ingest(dataset, ndjson([{ v: [7] }]));
+    expect(userFields(second, dataset)[0]).toBe('v:string|float|boolean|array@v');
+    const [last] = await second.rows(`SELECT CAST(v AS JSON) AS v FROM ${dataset.tableName} ORDER BY _rowId DESC LIMIT 1`);
+    expect(last).toEqual({ v: '[7]' });
   });
 });
 
@@ -211,7 +254,7 @@ describe('concurrent ingest into one dataset', () => {
     const [summary] = await h.rows(`SELECT count(*) AS n, count(DISTINCT _rowId) AS ids, count(DISTINCT (batch, i)) AS pairs FROM ${dataset.tableName}`);
     expect(summary).toEqual({ n: 4000n, ids: 4000n, pairs: 4000n });
     expect(userFields(h, dataset).sort()).toEqual(
-      ['batch:integer@batch', 'i:integer@i', 'shared:string@shared', ...[0, 1, 2, 3, 4].map((n) => `field${n}:integer@field${n}`)].sort(),
+      ['batch:integer@batch', 'i:integer@i', 'shared:string|integer@shared', ...[0, 1, 2, 3, 4].map((n) => `field${n}:integer@field${n}`)].sort(),
     );
     expect(registryRows(h, dataset).sort()).toEqual(userFields(h, dataset).sort());
   });

@@ -47,6 +47,14 @@ describe('cost and depth', () => {
     expect(result.errors?.[0]?.extensions?.code).toBe('LIMIT_EXCEEDED');
   });
 
+  it('counts the series of a metrics answer at their most (10,000)', async () => {
+    const metrics = (alias: string) => `${alias}: metrics(dataset: "m", mpl: "m:cpu") { series { metric tags } }`;
+    // One answer may hold 10,000 series of two fields: about 20,000, within the limit.
+    expect((await server.graphql(`{ ${metrics('a')} }`)).errors?.[0]?.extensions?.code).not.toBe('LIMIT_EXCEEDED');
+    const many = await server.graphql(`{ ${Array.from({ length: 12 }, (_, i) => metrics(`m${i}`)).join(' ')} }`);
+    expect(many.errors?.[0]?.extensions?.code).toBe('LIMIT_EXCEEDED');
+  });
+
   it('reads page sizes from variables', async () => {
     const query = 'query($n: Int) { models(first: $n) { edges { node { modelId provider { models(first: $n) { edges { node { modelId provider { models(first: $n) { totalCount } } } } } } } } } }';
     expect((await anonymous(query, { n: 100 })).errors?.[0]?.extensions?.code).toBe('LIMIT_EXCEEDED');

@@ -6,6 +6,14 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
+export interface RunOptions {
+  /**
+   * Run the service in this very process (`node --import tsx`) rather than under tsx's CLI,
+   * which runs it in a child: needed when a test kills it with SIGKILL.
+   */
+  singleProcess?: boolean;
+}
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -15,8 +23,12 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-export function runMain(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
-  const child = spawn(process.execPath, [TSX, 'src/main.ts'], {
+export function runMain(
+  env: Record<string, string>,
+  options: RunOptions = {},
+): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
+  const args = options.singleProcess ? ['--import', 'tsx', 'src/main.ts'] : [TSX, 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -29,8 +41,8 @@ export function runMain(env: Record<string, string>): { child: ChildProcess; out
 }
 
 /** Starts the service and waits until it listens; rejects with its output if it exits first. */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const run = runMain(env);
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, options: RunOptions = {}): Promise<ServerProcess> {
+  const run = runMain(env, options);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${run.output()}`)), timeoutMs);
     const check = () => {

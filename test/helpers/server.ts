@@ -44,8 +44,9 @@ export function freshPostgresDatabase(): Promise<TestDatabase> {
   return createTestDatabase(adminUrl);
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-test-'));
+/** `dataDir` reuses a directory (a restart); such a directory is kept when the server closes. */
+export async function startTestServer(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'eventdeck-test-'));
   const database = ON_POSTGRES && env.DATABASE_URL === undefined ? await freshPostgresDatabase() : undefined;
   const fullEnv = {
     HOST: '127.0.0.1',
@@ -95,7 +96,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     },
     async close() {
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       await database?.drop();
     },
   };

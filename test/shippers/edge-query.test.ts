@@ -96,7 +96,8 @@ describe('POST /v1/query/batch', () => {
     expect(Object.keys(byId).sort()).toEqual(['broken', 'count', 'metrics', 'missing']);
     expect(byId.count).toMatchObject({ kind: 'apl', data: { format: 'tabular', tables: [{ columns: [[3]] }] } });
     expect(byId.broken).toMatchObject({ kind: 'apl', error: { code: 400, message: expect.stringMatching(/line 1/) } });
-    expect(byId.metrics).toEqual({ queryId: 'metrics', kind: 'mpl', error: { code: 501, message: expect.stringMatching(/MPL/) } });
+    // MPL reads metrics datasets; this one holds events.
+    expect(byId.metrics).toEqual({ queryId: 'metrics', kind: 'mpl', error: { code: 400, message: expect.stringMatching(/holds events/) } });
     expect(byId.missing).toMatchObject({ kind: 'apl', error: { code: 404 } });
   });
 

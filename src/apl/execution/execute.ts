@@ -6,7 +6,7 @@ import { DomainError, invalidInput, notFound, timedOut, unavailable } from '../.
 import { type CompiledSql, type SqlDialect, STRING_TOO_LONG } from '../dialect/dialect';
 import { duckdbDialect } from '../dialect/duckdb';
 import { checkSyntaxLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from '../limits';
-import { type AnalyzedQuery, analyze } from '../semantic/analyzer';
+import { type AnalyzedQuery, analyze, type ViewSource } from '../semantic/analyzer';
 import { datasetReferencesOf, matchesDatasetPattern } from '../semantic/references';
 import { autoBinSpan } from '../semantic/functions';
 import type { AplType, Rel, RelColumn } from '../semantic/plan';
@@ -22,6 +22,8 @@ export const DEFAULT_PAGE_SIZE = 1000;
 export interface EngineDeps {
   /** The schemas of the named datasets the caller may query; unknown names are left out. */
   resolveDatasets(names: string[]): Promise<DatasetSchema[]>;
+  /** Views among names that are not datasets, with what they read; unknown names are left out. */
+  resolveViews?(names: string[]): Promise<ViewSource[]>;
   /**
    * Names of every dataset the caller may query: wildcard patterns (`union github*`) and
    * `search`/`find` without `in` read from these. Without it such queries are refused.
@@ -108,11 +110,12 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   checkSyntaxLimits(query, limits);
   const now = (deps.now ?? nowNanos)();
   const window = requestWindow(request, now);
-  const schemas = await resolveReferences(query, deps);
+  const { schemas, views } = await resolveReferences(query, deps);
   const datasets = new Map(schemas.map((schema) => [schema.name, schema]));
   const windowNanos = window.startNanos !== undefined ? (window.endNanos ?? now) - window.startNanos : undefined;
   const analyzed = analyze(query, {
     datasets,
+    ...(views.size > 0 ? { views } : {}),
     context: { nowNanos: now, autoBinSpan: autoBinSpan(windowNanos), cursorKey: deps.cursorKey, ...(windowNanos !== undefined ? { windowNanos } : {}) },
     ...(request.variables ? { variables: request.variables } : {}),
     limits,
@@ -160,11 +163,12 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
 }
 
 /**
- * Schemas of the datasets a query reads: named ones (a missing one is a 404), those matching its
- * wildcard patterns or read by `search`/`find` without `in` (from the caller's listing), and the
- * legs of fuzzy unions that exist and are readable.
+ * Schemas of the datasets a query reads: named ones (a missing one is a 404 unless a view has
+ * its name), those matching its wildcard patterns or read by `search`/`find` without `in` (from
+ * the caller's listing), and the legs of fuzzy unions that exist and are readable; and the views
+ * it names.
  */
-async function resolveReferences(query: Query, deps: EngineDeps): Promise<DatasetSchema[]> {
+async function resolveReferences(query: Query, deps: EngineDeps): Promise<{ schemas: DatasetSchema[]; views: Map<string, ViewSource> }> {
   const references = datasetReferencesOf(query);
   const names = new Set(references.names);
   if (references.patterns.length > 0 || references.all) {
@@ -176,7 +180,9 @@ async function resolveReferences(query: Query, deps: EngineDeps): Promise<Datase
   }
   const schemas = await deps.resolveDatasets([...names]);
   const resolved = new Set(schemas.map((schema) => schema.name));
-  const missing = [...names].find((name) => !resolved.has(name));
+  const others = [...names].filter((name) => !resolved.has(name));
+  const views = new Map((others.length > 0 && deps.resolveViews ? await deps.resolveViews(others) : []).map((view) => [view.name, view]));
+  const missing = others.find((name) => !views.has(name));
   if (missing !== undefined) throw notFound(`dataset "${missing}" not found`);
   for (const name of references.optional) {
     if (resolved.has(name)) continue;
@@ -188,7 +194,7 @@ async function resolveReferences(query: Query, deps: EngineDeps): Promise<Datase
       throw error;
     }
   }
-  return schemas;
+  return { schemas, views };
 }
 
 function requestWindow(request: Omit<AplRequest, 'apl'>, now: bigint): { startNanos?: bigint; endNanos?: bigint } {
@@ -363,7 +369,7 @@ function buildResult(prepared: PreparedQuery, rawRows: RowValue[][], request: Om
     }
     if (min >= 0) {
       minCursor = encodeCursor({ timeNanos: events.time[min]!, rowId: events.rowId[min]! }, deps.cursorKey);
-      maxCursor = encodeCursor({ timeNanos: events.time[max]!, rowId: events.rowId[max]! }, deps.cursorKey);
+      maxCursor = max === min ? minCursor : encodeCursor({ timeNanos: events.time[max]!, rowId: events.rowId[max]! }, deps.cursorKey);
     } else if (request.cursor) {
       // An empty page answers with the cursor it was given: the walk has reached its end.
       minCursor = request.cursor;

@@ -7,7 +7,7 @@ export interface SqlQueryable {
   query(
     sql: string,
     params: (string | number | bigint | boolean | null)[] | undefined,
-    options: { timeoutMs?: number; signal?: AbortSignal; rowValues?: 'js' | 'duckdb'; maxResultBytes?: number },
+    options: { timeoutMs?: number; signal?: AbortSignal; rowValues?: 'js' | 'duckdb'; maxResultBytes?: number; reuseStatement?: boolean },
   ): Promise<{ rows: unknown[][] }>;
 }
 
@@ -21,6 +21,8 @@ export function runnerOver(store: SqlQueryable): QueryRunner {
         ...(signal ? { signal } : {}),
         ...(maxResultBytes !== undefined ? { maxResultBytes } : {}),
         rowValues: 'duckdb',
+        // The engine's statements repeat (refreshing dashboards, polling clients): keep their plans.
+        reuseStatement: true,
       });
       return { rows: rows as RowValue[][] };
     },

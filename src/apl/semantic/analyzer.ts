@@ -2,7 +2,7 @@
 // every operator's expressions over the columns in scope, and builds the typed plan together
 // with what the result needs to describe itself (order, groups, time buckets, row identity).
 import { type DatasetSchema, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
-import { invalidInput } from '../../errors';
+import { DomainError, invalidInput } from '../../errors';
 import type {
   Arg,
   Assignment,
@@ -39,6 +39,7 @@ import { datasetReferencesOf } from './references';
 import { PARSE_TYPES } from './type-names';
 import { didYouMean } from './suggest';
 import { call, constantNumber, convert, intLiteral, isNumeric, literal, nullOf, stringLiteral } from './typed';
+import { bindVirtualFields } from './virtual-fields';
 
 export interface OrderEntry {
   id: string;
@@ -88,10 +89,22 @@ export interface AnalyzedQuery {
 
 export interface AnalyzeOptions {
   datasets: ReadonlyMap<string, DatasetSchema>;
+  /** Views the query names, by name. */
+  views?: ReadonlyMap<string, ViewSource>;
   context: QueryContext;
   /** Request variables, visible to the query as `let` bindings. */
   variables?: Record<string, unknown>;
   limits?: QueryLimits;
+}
+
+/**
+ * A view a query names: its own query, analyzed in place of the name as a source, over the
+ * datasets it reads (resolved on the view's authority, and visible only inside it).
+ */
+export interface ViewSource {
+  name: string;
+  query: Query;
+  datasets: readonly DatasetSchema[];
 }
 
 /** Dataset names a query reads (sources not bound by `let`), for resolving them up front. */
@@ -145,7 +158,8 @@ export class Analyzer {
   /** Syntax nodes bound so far (see BINDING_WORK_FACTOR). */
   private bound = 0;
 
-  constructor(readonly options: AnalyzeOptions) {
+  /** The query's options; while a view is analyzed in place, with the view's own datasets. */
+  constructor(public options: AnalyzeOptions) {
     this.limits = options.limits ?? DEFAULT_QUERY_LIMITS;
     this.expanded = new ExpandedMeasure(this.limits);
     this.binder = new Binder((pos) => {
@@ -291,10 +305,32 @@ export class Analyzer {
     const target = this.env.aliases.get(name) ?? name;
     if (this.env.functions.has(target)) return callTabularFunction(this, target, [], pos);
     const dataset = this.options.datasets.get(target);
-    if (!dataset) {
-      throw semanticError(pos, `unknown dataset "${target}"${didYouMean(target, this.options.datasets.keys())}`, { dataset: target });
+    if (dataset) return this.scan(dataset);
+    const view = this.options.views?.get(target);
+    if (view) return this.view(view);
+    const known = [...this.options.datasets.keys(), ...(this.options.views?.keys() ?? [])];
+    throw semanticError(pos, `unknown dataset "${target}"${didYouMean(target, known)}`, { dataset: target });
+  }
+
+  /**
+   * A view as a source: its query, analyzed in place of its name with only its own let
+   * statements and the datasets it reads in reach (a view cannot name another view); errors
+   * inside it name the view.
+   */
+  private view(view: ViewSource): Stage {
+    const outer = this.options;
+    this.options = { context: outer.context, datasets: new Map(view.datasets.map((schema) => [schema.name, schema])) };
+    try {
+      return this.withEnv({ scalars: new Map(), tables: new Map(), functions: new Map(), aliases: new Map() }, () => {
+        this.bindLets(view.query.lets);
+        return { ...this.tabular(view.query.body), datasets: new Set([view.name]) };
+      });
+    } catch (error) {
+      if (error instanceof DomainError) throw invalidInput(`view "${view.name}": ${error.message}`, error.details);
+      throw error;
+    } finally {
+      this.options = outer;
     }
-    return this.scan(dataset);
   }
 
   scan(dataset: DatasetSchema): Stage {
@@ -312,8 +348,13 @@ export class Analyzer {
     if (!time || !rowId || !sysTime) throw new Error(`dataset ${dataset.name} lacks the system fields`);
     const rel: Extract<Rel, { op: 'scan' }> = { op: 'scan', columns, dataset, sourceColumns, timeColumnId: time.id, rowIdColumnId: rowId.id };
     this.scans.push(rel);
+    let withVirtual: Rel = rel;
+    if (dataset.virtualFields?.length) {
+      const bound = bindVirtualFields(columns, dataset.virtualFields, this.options.context, this.binder, (name, type, extra) => this.column(name, type, extra));
+      withVirtual = { op: 'project', columns: bound.columns, input: rel, exprs: bound.exprs };
+    }
     return {
-      rel,
+      rel: withVirtual,
       identity: { timeId: time.id, rowIdId: rowId.id, sysTimeId: sysTime.id },
       order: [],
       explicitOrder: false,

@@ -237,6 +237,8 @@ export class Binder {
     const bound = scope.lets.get(rootName);
     if (bound) return this.applyPath(bound, path.segments, expr.pos);
     const wanted = candidates[0]!.name;
+    const unavailable = scope.columns.find((column) => column.unavailable !== undefined && (column.name === wanted || column.name === rootName));
+    if (unavailable) throw semanticError(path.root.pos, unavailable.unavailable!, { field: unavailable.name });
     const known = visibleNames(scope.columns);
     throw semanticError(path.root.pos, `unknown field "${wanted}"${didYouMean(wanted, known)}`, {
       field: wanted,
@@ -352,7 +354,8 @@ export class Binder {
     const typed = types.filter((t) => t !== 'dynamic' && t !== 'string');
     if (typed.length === 0) return 'string';
     if (typed.length === 1) {
-      const target = typed[0]!;
+      // A dynamic value may hold a fraction: compare it with a long as a real, not truncated.
+      const target = typed[0] === 'int' && types.includes('dynamic') ? 'real' : typed[0]!;
       if (types.every((t) => convertible(t, target))) return target;
     }
     if (typed.every((t) => isNumeric(t))) return 'real';

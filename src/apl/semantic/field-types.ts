@@ -1,9 +1,8 @@
-// How stored fields look to APL: the APL type of each field type of the event layout, and the
-// type name `getschema` and result descriptions report for a column read from a field.
-import type { FieldType } from '../../events/layout';
+// How stored fields look to APL: the APL type of each field type of the event layout.
+import { type FieldType, isMixedType, type ScalarFieldType } from '../../events/layout';
 import type { AplType } from './plan';
 
-const APL_TYPE_OF_FIELD: Record<FieldType, AplType> = {
+const APL_TYPE_OF_FIELD: Record<ScalarFieldType, AplType> = {
   string: 'string',
   integer: 'int',
   float: 'real',
@@ -14,6 +13,7 @@ const APL_TYPE_OF_FIELD: Record<FieldType, AplType> = {
   map: 'dynamic',
 };
 
+/** A mixed field is dynamic: each value keeps its own type (`gettype`, `tostring`, comparisons). */
 export function aplTypeOfField(type: FieldType): AplType {
-  return APL_TYPE_OF_FIELD[type];
+  return isMixedType(type) ? 'dynamic' : APL_TYPE_OF_FIELD[type];
 }

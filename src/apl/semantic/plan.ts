@@ -42,6 +42,8 @@ export interface RelColumn {
   implicit?: boolean;
   /** The dataset field this column reads unchanged, if any (field metadata, `array` types). */
   stored?: StoredField;
+  /** A name that cannot be used, and why (a virtual field whose expression does not bind). */
+  unavailable?: string;
 }
 
 export interface SortKeyPlan {

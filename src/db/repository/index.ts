@@ -9,6 +9,8 @@
 // below), in SQL that follows the rules at the top of src/db/sql.ts, and test it on both
 // providers (test/db/repository.test.ts).
 import type { SqlDialect, SqlExecutor } from '../sql';
+import { AccessRows } from './access';
+import { AnnotationRows } from './annotations';
 import { CatalogRows } from './catalog';
 import { DatasetRows } from './datasets';
 import { FieldRows } from './fields';
@@ -16,30 +18,44 @@ import { LeaseRows } from './leases';
 import { MapFieldRows } from './map-fields';
 import { SettingRows } from './settings';
 import { TokenRows } from './tokens';
+import { ViewRows } from './views';
+import { VirtualFieldRows } from './virtual-fields';
 
+export type { RoleGrant } from './access';
+export type { AnnotationRow } from './annotations';
 export type { DatasetRow, RetainedDataset } from './datasets';
 export type { FieldDescription, FieldRow } from './fields';
 export type { LeaseState } from './leases';
 export type { MembershipRow, TokenRow } from './tokens';
+export type { ViewRow } from './views';
+export type { VirtualFieldRow } from './virtual-fields';
 
 export class Repository {
   readonly dialect: SqlDialect;
   readonly tokens: TokenRows;
+  readonly access: AccessRows;
+  readonly annotations: AnnotationRows;
   readonly datasets: DatasetRows;
   readonly fields: FieldRows;
   readonly settings: SettingRows;
   readonly catalog: CatalogRows;
   readonly leases: LeaseRows;
   readonly mapFields: MapFieldRows;
+  readonly virtualFields: VirtualFieldRows;
+  readonly views: ViewRows;
 
   constructor(sql: SqlExecutor) {
     this.dialect = sql.dialect;
     this.tokens = new TokenRows(sql);
+    this.access = new AccessRows(sql);
+    this.annotations = new AnnotationRows(sql);
     this.datasets = new DatasetRows(sql);
     this.fields = new FieldRows(sql);
     this.settings = new SettingRows(sql);
     this.catalog = new CatalogRows(sql);
     this.leases = new LeaseRows(sql);
     this.mapFields = new MapFieldRows(sql);
+    this.virtualFields = new VirtualFieldRows(sql);
+    this.views = new ViewRows(sql);
   }
 }

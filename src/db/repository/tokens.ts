@@ -11,6 +11,8 @@ export interface TokenRow {
   datasetCapabilities: string;
   /** JSON text, as stored. */
   orgCapabilities: string;
+  /** JSON text, as stored. */
+  viewCapabilities: string;
   expiresAt: Date | null;
   createdBy: string | null;
 }
@@ -27,6 +29,7 @@ interface StoredToken {
   kind: 'personal' | 'api';
   dataset_capabilities: string;
   org_capabilities: string;
+  view_capabilities: string;
   expires_at: unknown;
   created_by: string | null;
 }
@@ -36,7 +39,7 @@ export class TokenRows {
 
   async bySecretHash(secretHash: string): Promise<TokenRow | undefined> {
     const row = await this.sql.row<StoredToken>(
-      `SELECT id, org_id, user_id, kind, dataset_capabilities, org_capabilities, expires_at, created_by
+      `SELECT id, org_id, user_id, kind, dataset_capabilities, org_capabilities, view_capabilities, expires_at, created_by
        FROM tokens WHERE secret_hash = ?`,
       [secretHash],
     );
@@ -48,6 +51,7 @@ export class TokenRows {
       kind: row.kind,
       datasetCapabilities: row.dataset_capabilities,
       orgCapabilities: row.org_capabilities,
+      viewCapabilities: row.view_capabilities,
       expiresAt: readOptionalTime(row.expires_at),
       createdBy: row.created_by,
     };

@@ -16,6 +16,8 @@ export interface DatasetRef {
   id: string;
   name: string;
   tableName: string;
+  /** The dataset kind, when known (metrics datasets hold no events). */
+  kind?: string;
 }
 
 export class FieldRegistry {
@@ -32,7 +34,12 @@ export class FieldRegistry {
     if (!columns) return { name: dataset.name, table: dataset.tableName, fields: [...SYSTEM_STORED_FIELDS] };
     const cached = this.cache.get(dataset.tableName);
     if (cached && cached.columns === columns && cached.name === dataset.name) return cached.schema;
-    const fields: StoredField[] = columns.map((column) => ({ name: column.field, column: column.column, type: column.type }));
+    const fields: StoredField[] = columns.map((column) => ({
+      name: column.field,
+      column: column.column,
+      type: column.type,
+      ...(column.storedAs ? { storedAs: column.storedAs } : {}),
+    }));
     const schema: DatasetSchema = { name: dataset.name, table: dataset.tableName, fields };
     this.cache.set(dataset.tableName, { columns, name: dataset.name, schema });
     return schema;

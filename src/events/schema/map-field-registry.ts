@@ -5,29 +5,14 @@
 import { conflict, invalidInput, limitExceeded } from '../../errors';
 import type { Repository } from '../../db/repository';
 import type { PrismaClient } from '../../db/store';
-import { MAX_FIELD_NAME_BYTES } from '../ingest/limits';
+import { validateFieldName } from '../field-names';
 
 /** Map fields one dataset may declare. */
 export const MAX_MAP_FIELDS_PER_DATASET = 100;
 
-/**
- * Refuses names no event could ever hold: empty, over the field name limit, with a NUL, an
- * empty dot-separated part (ingest never makes one), or starting with "_" (system fields).
- */
+/** A map field's name must be one ingest could make: see `validateFieldName`. */
 export function validateMapFieldName(name: string): void {
-  const problem =
-    name === ''
-      ? 'must not be empty'
-      : Buffer.byteLength(name) > MAX_FIELD_NAME_BYTES
-        ? `must be at most ${MAX_FIELD_NAME_BYTES} bytes`
-        : name.includes('\u0000')
-          ? 'must not contain a NUL character'
-          : name.startsWith('_')
-            ? 'must not start with "_", which marks system fields'
-            : name.split('.').includes('')
-              ? 'must not have an empty part between dots'
-              : undefined;
-  if (problem) throw invalidInput(`invalid map field name "${name.slice(0, 64)}": it ${problem}`);
+  validateFieldName(name, 'map field', { dotted: true });
 }
 
 export class MapFieldRegistry {

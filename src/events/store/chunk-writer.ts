@@ -15,14 +15,14 @@ import {
   VARCHAR,
 } from '@duckdb/node-api';
 import type { Timespan } from '../ingest/timespan';
-import type { FieldType } from '../layout';
+import { type FieldType, isMixedType, type ScalarFieldType } from '../layout';
 
 /** A stored value before conversion to its column's type (objects only in map fields). */
 export type ColumnValue = string | number | boolean | unknown[] | Timespan | Record<string, unknown>;
 
 const JSON_TYPE = DuckDBVarCharType.create('JSON');
 
-export const DUCKDB_VECTOR_TYPE: Record<FieldType, DuckDBType> = {
+const VECTOR_TYPE: Record<ScalarFieldType, DuckDBType> = {
   string: VARCHAR,
   integer: BIGINT,
   float: DOUBLE,
@@ -32,6 +32,14 @@ export const DUCKDB_VECTOR_TYPE: Record<FieldType, DuckDBType> = {
   timespan: BIGINT,
   map: JSON_TYPE,
 };
+
+/**
+ * The vector type a column's values are written as: its own, or JSON text for a mixed field,
+ * which data chunks cannot hold as VARIANT (the store converts it on the way in).
+ */
+export function vectorTypeOf(type: FieldType): DuckDBType {
+  return isMixedType(type) ? JSON_TYPE : VECTOR_TYPE[type];
+}
 
 /** DuckDB's vector size: the most rows one data chunk holds. */
 export const CHUNK_ROWS = 2048;
@@ -55,6 +63,8 @@ function asText(value: ColumnValue): string {
 
 /** Converts a stored value to what the vector of a column of `type` takes. */
 function converterFor(type: FieldType): (value: ColumnValue) => unknown {
+  // Each value of a mixed field as JSON of its own type (a timespan as its duration text).
+  if (isMixedType(type)) return (value) => JSON.stringify(value);
   switch (type) {
     case 'string':
       return asText;
@@ -105,7 +115,7 @@ function chunkFor(columns: ChunkColumn[]): DuckDBDataChunk {
   if (chunk) {
     chunkByLayout.delete(layout); // re-inserted below as the most recently used
   } else {
-    chunk = DuckDBDataChunk.create(columns.map((column) => DUCKDB_VECTOR_TYPE[column.type]));
+    chunk = DuckDBDataChunk.create(columns.map((column) => vectorTypeOf(column.type)));
     if (chunkByLayout.size >= REUSED_CHUNKS) chunkByLayout.delete(chunkByLayout.keys().next().value!);
   }
   chunkByLayout.set(layout, chunk);

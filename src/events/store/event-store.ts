@@ -9,16 +9,19 @@
 // notices such errors, reports itself unhealthy, waits for the statements in flight, and opens
 // the database again; DuckDB replays its write-ahead log, so every acknowledged write is back.
 // Statements issued meanwhile wait for the reopened database.
-import { mkdirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { type DuckDBConnection, DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
+import { statSync } from 'node:fs';
+import { type DuckDBConnection, type DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { goDurationSql } from '../../apl/dialect/duckdb/formatting';
 import { unavailable } from '../../errors';
 import {
   columnComment,
-  DUCKDB_TYPE_OF,
+  columnReadSql,
+  duckdbTypeOf,
   type FieldType,
+  isMixedType,
+  type MixedColumnType,
+  physicalTypeOf,
   quoteIdentifier,
   quoteLiteral,
   readColumnComment,
@@ -29,6 +32,7 @@ import {
 } from '../layout';
 import { appendColumns, type ChunkColumn, type ColumnValue } from './chunk-writer';
 import { ConnectionPool } from './connection-pool';
+import { type DuckDBOptions, openDuckDB } from './instance';
 import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from './query-runner';
 
 /** A column of a dataset table and the field it holds. */
@@ -37,6 +41,8 @@ export interface StoredColumn {
   /** The field name users see: the column's comment when it differs from the column name. */
   field: string;
   type: FieldType;
+  /** Set when a mixed field is kept as a VARIANT (see `MixedColumnType`). */
+  storedAs?: 'VARIANT';
 }
 
 export interface NewColumn {
@@ -67,18 +73,18 @@ export interface AppendResult {
   chunks: number;
 }
 
-export interface EventStoreOptions {
-  /** DuckDB's buffer memory limit, e.g. `1GB` or `1048576KiB` (default 1GB; beyond it DuckDB spills to disk). */
-  memoryLimit?: string;
-  /** Where DuckDB spills what does not fit in memory (default: `<database>.tmp`). */
-  tempDirectory?: string;
-  /** Most disk the spilled data may take, e.g. `10GB` (default: DuckDB's, 90% of the free space). */
-  maxTempDirectorySize?: string;
-  /** DuckDB worker threads (default: one per core). */
-  threads?: number;
+/** DuckDB's settings (`memoryLimit` defaults to 1GB here), the connections, and mixed-type storage. */
+export interface EventStoreOptions extends DuckDBOptions {
   writeConnections?: number;
   readConnections?: number;
+  /** Statements the query engine keeps prepared per read connection (default 32; 0: none). */
+  preparedStatements?: number;
   logger?: Logger;
+  /**
+   * The DuckDB type new mixed-type fields get (default JSON). VARIANT needs a database file
+   * created in DuckDB's storage format v1.5 or later, which the store then creates new files in.
+   */
+  mixedColumns?: MixedColumnType;
 }
 
 export interface StoreHealth {
@@ -115,28 +121,40 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
+/** The first DuckDB storage format that holds VARIANT columns. */
+const VARIANT_STORAGE_VERSION = 'v1.5.0';
+
 const SYSTEM_COLUMNS_SQL = `${quoteIdentifier(TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(SYS_TIME_FIELD)} TIMESTAMP_NS NOT NULL, ${quoteIdentifier(ROW_ID_FIELD)} BIGINT NOT NULL`;
 
 /**
- * The new type of a widened column, and how old values convert, so old and new rows agree:
- * doubles that hold whole numbers become text as JavaScript writes them ("2", not DuckDB's
- * "2.0"), and timespans their duration text ("1.5ms") as `Timespan.toString` writes it.
+ * The new DuckDB type of a widened column, and how old values convert so that each keeps its
+ * type, as new values of the same type are written: a map's values and a mixed field's as JSON
+ * of their own type (or a VARIANT of it), a timespan among them as its duration text ("1.5ms",
+ * as `Timespan` writes it). Undefined when the DuckDB type stays (an array becoming mixed).
  */
-function widenedTypeSql(column: StoredColumn, type: FieldType): string {
+function widenedTypeSql(column: StoredColumn, to: string): string | undefined {
+  if (physicalTypeOf(column) === to) return undefined;
   const name = quoteIdentifier(column.column);
-  if (column.type === 'float' && type === 'string') {
-    return `TYPE VARCHAR USING CASE WHEN ${name} = trunc(${name}) AND abs(${name}) < 1e21 THEN CAST(CAST(${name} AS HUGEINT) AS VARCHAR) ELSE CAST(${name} AS VARCHAR) END`;
-  }
-  if (column.type === 'timespan' && type === 'string') return `TYPE VARCHAR USING ${goDurationSql(name)}`;
-  // A map field keeps each value as JSON of its own type.
-  if (type === 'map') return `TYPE JSON USING to_json(${column.type === 'timespan' ? goDurationSql(name) : name})`;
-  return `TYPE ${DUCKDB_TYPE_OF[type]}`;
+  const value = column.type === 'timespan' ? goDurationSql(name) : name;
+  if (to === 'VARIANT') return `TYPE VARIANT USING CAST(${value} AS VARIANT)`;
+  if (to === 'JSON') return `TYPE JSON USING ${column.storedAs === 'VARIANT' ? columnReadSql(column) : `to_json(${value})`}`;
+  return `TYPE ${to}`;
 }
 
 /** Sets (or clears) the comment a column needs for its field name and type. */
 function commentSql(table: string, column: StoredColumn): string {
   const comment = columnComment(column.column, column.field, column.type);
   return `COMMENT ON COLUMN ${table}.${quoteIdentifier(column.column)} IS ${comment === undefined ? 'NULL' : quoteLiteral(comment)}`;
+}
+
+/** Appends the rows to a table through data chunks; returns the number of chunks. */
+async function appendTo(connection: DuckDBConnection, table: string, columns: ChunkColumn[], rowCount: number, catalog?: string): Promise<number> {
+  const appender = await connection.createAppender(table, catalog ? 'main' : null, catalog ?? null);
+  try {
+    return appendColumns(appender, columns, rowCount);
+  } finally {
+    appender.closeSync();
+  }
 }
 
 export class EventStore {
@@ -152,6 +170,7 @@ export class EventStore {
   private probing: Promise<void> | undefined;
   private healthChanged = signal();
   private lastProbeAt = 0;
+  private readonly mixedColumns: MixedColumnType;
   readonly queries: QueryRunner;
 
   private constructor(
@@ -160,28 +179,22 @@ export class EventStore {
     private readonly options: EventStoreOptions,
   ) {
     this.generation = generation;
-    this.queries = new QueryRunner((task) => this.useReader(task));
+    this.mixedColumns = options.mixedColumns ?? 'JSON';
+    this.queries = new QueryRunner((task) => this.useReader(task), options.preparedStatements);
   }
 
   static async open(databasePath: string, options: EventStoreOptions = {}): Promise<EventStore> {
-    if (databasePath !== ':memory:') mkdirSync(path.dirname(databasePath), { recursive: true });
     const store = new EventStore(await EventStore.openGeneration(databasePath, options), databasePath, options);
     await store.loadTables();
     return store;
   }
 
   private static async openGeneration(databasePath: string, options: EventStoreOptions): Promise<Generation> {
-    const config: Record<string, string> = {
-      memory_limit: options.memoryLimit ?? '1GB',
-      // Give freed memory back to the system promptly rather than keeping it cached for reuse:
-      // the server shares its machine, and ingest frees as much as it allocates.
-      allocator_background_threads: 'true',
-      allocator_flush_threshold: '16MB',
-    };
-    if (options.tempDirectory) config.temp_directory = options.tempDirectory;
-    if (options.maxTempDirectorySize) config.max_temp_directory_size = options.maxTempDirectorySize;
-    if (options.threads) config.threads = String(options.threads);
-    const instance = await DuckDBInstance.create(databasePath, config);
+    const instance = await openDuckDB(databasePath, {
+      ...options,
+      memoryLimit: options.memoryLimit ?? '1GB',
+      ...(options.mixedColumns === 'VARIANT' ? { storageVersion: VARIANT_STORAGE_VERSION } : {}),
+    });
     return {
       instance,
       writers: new ConnectionPool(instance, options.writeConnections ?? 4),
@@ -373,23 +386,27 @@ export class EventStore {
       await connection.run('BEGIN TRANSACTION');
       try {
         const columns = current.map((column) => ({ ...column }));
-        for (const added of batch.addColumns) {
-          await connection.run(`ALTER TABLE ${table} ADD COLUMN ${quoteIdentifier(added.column)} ${DUCKDB_TYPE_OF[added.type]}`);
+        for (const batchColumn of batch.addColumns) {
+          const added: StoredColumn = { ...batchColumn, ...this.storage(batchColumn.type) };
+          await connection.run(`ALTER TABLE ${table} ADD COLUMN ${quoteIdentifier(added.column)} ${physicalTypeOf(added)}`);
           // The comment keeps a field name that is not its column name (e.g. `Status` beside
           // `status`) and a type DuckDB's does not tell (a timespan's BIGINT), so the schema can
           // always be read back from DuckDB alone.
           if (columnComment(added.column, added.field, added.type) !== undefined) await connection.run(commentSql(table, added));
-          columns.push({ ...added });
+          columns.push(added);
         }
         for (const widened of batch.widenColumns) {
           const column = columns.find((c) => c.column === widened.column);
           if (!column) throw new Error(`no column ${widened.column} in ${batch.table}`);
-          // Types that share a DuckDB type (an array's JSON becoming a map's) only change the comment.
-          if (DUCKDB_TYPE_OF[column.type] !== DUCKDB_TYPE_OF[widened.type]) {
-            await connection.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(widened.column)} ${widenedTypeSql(column, widened.type)}`);
-          }
+          // A mixed field stays in the DuckDB type it has; types that share one (an array's JSON
+          // becoming a map's) only change the comment.
+          const storage = isMixedType(column.type) && isMixedType(widened.type) ? { storedAs: column.storedAs } : this.storage(widened.type);
+          const change = widenedTypeSql(column, physicalTypeOf({ type: widened.type, ...storage }));
+          if (change) await connection.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(widened.column)} ${change}`);
           const commentBefore = columnComment(column.column, column.field, column.type);
           column.type = widened.type;
+          if (storage.storedAs) column.storedAs = storage.storedAs;
+          else delete column.storedAs;
           if (columnComment(column.column, column.field, column.type) !== commentBefore) await connection.run(commentSql(table, column));
         }
         let chunks = 0;
@@ -401,12 +418,9 @@ export class EventStore {
             if (column.column === ROW_ID_FIELD) return { type: 'integer', valueAt: (row) => firstRowId + BigInt(row) };
             return { type: column.type, values: batch.values.get(column.column) };
           });
-          const appender = await connection.createAppender(batch.table);
-          try {
-            chunks = appendColumns(appender, chunkColumns, batch.rowCount);
-          } finally {
-            appender.closeSync();
-          }
+          chunks = columns.some((column) => column.storedAs === 'VARIANT')
+            ? await this.appendThroughStage(connection, batch.table, columns, chunkColumns, batch.rowCount)
+            : await appendTo(connection, batch.table, chunkColumns, batch.rowCount);
         }
         await connection.run('COMMIT');
         // A new array only when the layout changed: readers cache by its identity.
@@ -417,6 +431,39 @@ export class EventStore {
         throw error;
       }
     });
+  }
+
+  /** How a column of this field type is kept: a mixed field as this store's mixed column type. */
+  private storage(type: FieldType): { storedAs?: 'VARIANT' } {
+    return isMixedType(type) && this.mixedColumns === 'VARIANT' ? { storedAs: 'VARIANT' } : {};
+  }
+
+  /**
+   * Appends to a table with VARIANT columns. Data chunks cannot carry VARIANT vectors, so the rows
+   * go to a temporary table of the same layout with those fields as JSON text, and from there
+   * into the table in one INSERT that turns each JSON value into a VARIANT of its own type.
+   */
+  private async appendThroughStage(
+    connection: DuckDBConnection,
+    table: string,
+    columns: StoredColumn[],
+    chunkColumns: ChunkColumn[],
+    rowCount: number,
+  ): Promise<number> {
+    const stage = `stage_${table}`;
+    const definitions = columns.map((column) => `${quoteIdentifier(column.column)} ${duckdbTypeOf(column.type)}`);
+    await connection.run(`CREATE OR REPLACE TEMP TABLE ${quoteIdentifier(stage)} (${definitions.join(', ')})`);
+    try {
+      const chunks = await appendTo(connection, stage, chunkColumns, rowCount, 'temp');
+      const values = columns.map((column) => {
+        const name = quoteIdentifier(column.column);
+        return column.storedAs === 'VARIANT' ? `CAST(${name} AS VARIANT)` : name;
+      });
+      await connection.run(`INSERT INTO ${quoteIdentifier(table)} SELECT ${values.join(', ')} FROM temp.main.${quoteIdentifier(stage)}`);
+      return chunks;
+    } finally {
+      await connection.run(`DROP TABLE IF EXISTS temp.main.${quoteIdentifier(stage)}`);
+    }
   }
 
   /** Deletes the events whose `_time` is before `olderThan` (ns); returns how many. */

@@ -1,7 +1,8 @@
 // Runs the query engine's SQL on read connections of their own, with a time budget: when the
 // budget runs out (or the caller aborts) the running statement is interrupted inside DuckDB.
-import { type DuckDBConnection, type DuckDBValue, JSDuckDBValueConverter } from '@duckdb/node-api';
+import { type DuckDBConnection, type DuckDBDataChunk, DuckDBMaterializedResult, type DuckDBResult, type DuckDBValue, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { limitExceeded, timedOut } from '../../errors';
+import { StatementCache } from './statement-cache';
 
 export type QueryParams = DuckDBValue[] | Record<string, DuckDBValue>;
 
@@ -20,6 +21,11 @@ export interface QueryOptions {
    * values by a fixed estimate), before the rest of it is read into memory.
    */
   maxResultBytes?: number;
+  /**
+   * Keep the statement prepared on its connection when its text comes again (see
+   * StatementCache): for the query engine, whose statements repeat; not for one-off SQL.
+   */
+  reuseStatement?: boolean;
 }
 
 /** Bytes a row's values take in memory, roughly: strings by length, anything else 8. */
@@ -49,7 +55,15 @@ export interface QueryResult {
 export type ReadConnectionLender = <T>(task: (connection: DuckDBConnection) => Promise<T>) => Promise<T>;
 
 export class QueryRunner {
-  constructor(private readonly lend: ReadConnectionLender) {}
+  private readonly statements: StatementCache;
+
+  /** @param preparedStatements statements kept prepared per read connection (0: none). */
+  constructor(
+    private readonly lend: ReadConnectionLender,
+    preparedStatements = 32,
+  ) {
+    this.statements = new StatementCache(preparedStatements);
+  }
 
   async run(sql: string, params?: QueryParams, options: QueryOptions = {}): Promise<QueryResult> {
     options.signal?.throwIfAborted();
@@ -70,16 +84,33 @@ export class QueryRunner {
       connection.interrupt();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    // The timer cannot fire while chunks are read synchronously: the deadline is checked there.
+    const deadline = options.timeoutMs !== undefined ? performance.now() + options.timeoutMs : Infinity;
+    let prepared: Awaited<ReturnType<StatementCache['statementFor']>>;
     try {
       // The statement runs to completion inside DuckDB (interruptible there); its chunks are then
       // read one at a time, so the time budget and the size limit also hold while reading.
-      const result = await connection.run(sql, params);
+      prepared = options.reuseStatement ? await this.statements.statementFor(connection, sql) : undefined;
+      let result: DuckDBResult;
+      if (prepared) {
+        if (params) prepared.bind(params);
+        else prepared.clearBindings();
+        result = await prepared.run();
+      } else {
+        result = await connection.run(sql, params);
+      }
       const columns = result.columnNames().map((name, index) => ({ name, type: result.columnType(index).toString() }));
       const rows: unknown[][] = [];
       let bytes = 0;
-      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      for (const chunk of chunksOf(result)) {
+        const next = chunk instanceof Promise ? await chunk : chunk;
+        if (!next || next.rowCount === 0) break;
         if (stoppedBy) throw new Error('stopped');
-        const chunkRows = (options.rowValues === 'duckdb' ? chunk.getRows() : chunk.convertRows(JSDuckDBValueConverter)) as unknown[][];
+        if (performance.now() > deadline) {
+          stoppedBy = 'timeout';
+          throw new Error('stopped');
+        }
+        const chunkRows = (options.rowValues === 'duckdb' ? next.getRows() : next.convertRows(JSDuckDBValueConverter)) as unknown[][];
         for (const row of chunkRows) {
           if (options.maxResultBytes !== undefined) {
             bytes += rowBytes(row);
@@ -94,6 +125,8 @@ export class QueryRunner {
       }
       return { columns, rows };
     } catch (error) {
+      // A kept statement that failed is prepared afresh next time (its tables may have changed).
+      if (prepared) this.statements.forget(connection, sql);
       if (stoppedBy === 'timeout') throw timedOut(`query ran longer than its time budget of ${options.timeoutMs} ms`);
       if (stoppedBy === 'abort') throw options.signal?.reason ?? error;
       throw error;
@@ -107,4 +140,17 @@ export class QueryRunner {
   async useConnection<T>(task: (connection: DuckDBConnection) => Promise<T> | T): Promise<T> {
     return this.lend(async (connection) => task(connection));
   }
+}
+
+/**
+ * The chunks of a result: those of a materialized result straight from memory (no round trip
+ * to DuckDB's threads per chunk), any other one fetched.
+ */
+function* chunksOf(result: DuckDBResult): Generator<DuckDBDataChunk | null | Promise<DuckDBDataChunk | null>> {
+  if (result instanceof DuckDBMaterializedResult) {
+    const count = result.chunkCount;
+    for (let index = 0; index < count; index++) yield result.getChunk(index);
+    return;
+  }
+  for (;;) yield result.fetchChunk();
 }

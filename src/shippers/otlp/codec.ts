@@ -1,7 +1,7 @@
 // OTLP/HTTP encodings: requests arrive as protobuf (`application/x-protobuf`) or OTLP/JSON
 // (`application/json`), and the answer uses the request's encoding: the Export*ServiceResponse
 // on success (with partial success when some items were refused) and google.rpc.Status on error.
-// Signals are named so that metrics can join traces and logs here.
+// Traces, logs and metrics share the request shape, so one walk reads them all.
 import protobuf from 'protobufjs';
 import { invalidInput, unsupportedMediaType } from '../../errors';
 import { mediaTypeOf } from '../../events/ingest/content';
@@ -9,10 +9,10 @@ import { loadProtoRoot } from '../protobuf';
 import type { OtlpResource, OtlpScope } from './model';
 import { listOf } from './values';
 
-export type OtlpSignal = 'traces' | 'logs';
+export type OtlpSignal = 'traces' | 'logs' | 'metrics';
 export type OtlpEncoding = 'protobuf' | 'json';
 
-const root = loadProtoRoot(new URL('./proto/', import.meta.url), ['common.proto', 'trace.proto', 'logs.proto', 'status.proto']);
+const root = loadProtoRoot(new URL('./proto/', import.meta.url), ['common.proto', 'trace.proto', 'logs.proto', 'metrics.proto', 'status.proto']);
 
 // Every signal's request has one shape: resource groups (field 1), each a resource (field 1) and
 // scope groups (field 2), each a scope (field 1) and items (field 2). The JSON names differ.
@@ -30,6 +30,13 @@ const MESSAGES = {
     json: { groups: 'resourceLogs', scopes: 'scopeLogs', items: 'logRecords' },
     rejectedField: 'rejectedLogRecords',
     name: 'ExportLogsServiceRequest',
+  },
+  metrics: {
+    response: root.lookupType('opentelemetry.proto.metrics.v1.ExportMetricsServiceResponse'),
+    item: root.lookupType('opentelemetry.proto.metrics.v1.Metric'),
+    json: { groups: 'resourceMetrics', scopes: 'scopeMetrics', items: 'metrics' },
+    rejectedField: 'rejectedDataPoints',
+    name: 'ExportMetricsServiceRequest',
   },
 } as const;
 

@@ -1,7 +1,7 @@
 // The DuckDB dialect: turns a typed plan into one SELECT over the dataset tables. Each plan
 // node becomes a subquery whose columns are aliased by plan column id; DuckDB's optimizer
 // flattens them, pushes filters into the scans and fuses ORDER BY + LIMIT into top-N.
-import { quoteIdentifier } from '../../../events/layout';
+import { columnReadSql, quoteIdentifier } from '../../../events/layout';
 import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
 import type { CompiledSql, CompileOptions, SqlDialect, SqlValue } from '../dialect';
 import { aggregateSql } from './aggregates';
@@ -107,7 +107,12 @@ class Generator {
   }
 
   private scan(rel: Extract<Rel, { op: 'scan' }>): string {
-    const items = this.kept(rel).map((i) => `${quoteIdentifier(rel.sourceColumns.get(rel.columns[i]!.id)!)} AS ${id(rel.columns[i]!.id)}`);
+    const items = this.kept(rel).map((i) => {
+      const column = rel.columns[i]!;
+      const source = rel.sourceColumns.get(column.id)!;
+      // Stored fields are read in the form the engine computes with (mixed fields as JSON).
+      return `${column.stored ? columnReadSql({ column: source, ...(column.stored.storedAs ? { storedAs: column.stored.storedAs } : {}) }) : quoteIdentifier(source)} AS ${id(column.id)}`;
+    });
     const time = quoteIdentifier(rel.sourceColumns.get(rel.timeColumnId)!);
     const rowId = quoteIdentifier(rel.sourceColumns.get(rel.rowIdColumnId)!);
     const where: string[] = [];

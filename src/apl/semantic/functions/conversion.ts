@@ -4,7 +4,7 @@
 import type { AplType } from '../plan';
 import { call, constantString, intLiteral, nullOf } from '../typed';
 import type { ScalarFamily, ScalarRule } from './rule';
-import { TYPE_NAMES } from './strings';
+import { PARSE_TYPES } from '../type-names';
 
 const conversion =
   (to: AplType): ScalarRule =>
@@ -62,7 +62,7 @@ export const CONVERSION_FUNCTIONS: ScalarFamily = {
     site.arity(2);
     const name = site.constString(0);
     const typeName = constantString(site.raw(1));
-    const type = typeName === undefined ? undefined : TYPE_NAMES[typeName];
+    const type = typeName === undefined ? undefined : PARSE_TYPES[typeName];
     if (!type) throw site.error('expects a type such as typeof(string)', 1);
     const field = site.row.field(name);
     if (!field) return nullOf(type);

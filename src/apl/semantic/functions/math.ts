@@ -1,7 +1,7 @@
 // Mathematical functions: absolute values, logarithms, powers, extremes of arguments,
 // classification of reals, and the constant pi.
 import { call, literal } from '../typed';
-import { math1, type ScalarFamily, unary, unify } from './rule';
+import { comparedType, math1, type ScalarFamily, unary } from './rule';
 
 export const MATH_FUNCTIONS: ScalarFamily = {
   abs: (site) => {
@@ -62,12 +62,12 @@ export const MATH_FUNCTIONS: ScalarFamily = {
   },
   min_of: (site) => {
     site.arity(1, 64);
-    const type = unify(site.args, site);
+    const type = comparedType(site.args, site);
     return call('min_of', site.args.map((_, i) => site.arg(i, type)), type);
   },
   max_of: (site) => {
     site.arity(1, 64);
-    const type = unify(site.args, site);
+    const type = comparedType(site.args, site);
     return call('max_of', site.args.map((_, i) => site.arg(i, type)), type);
   },
 };

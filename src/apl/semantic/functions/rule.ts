@@ -21,6 +21,16 @@ export function unify(exprs: TExpr[], site: CallSite): AplType {
   throw site.error(`all values must have the same type, found ${types.join(' and ')}`);
 }
 
+/**
+ * The type the arguments of min_of and max_of are compared as: that of `unify`, except that
+ * dynamic values beside numbers compare as reals, as comparison operators compare them.
+ */
+export function comparedType(exprs: TExpr[], site: CallSite): AplType {
+  const types = new Set(exprs.map((e) => e.type).filter((t) => t !== 'null'));
+  if (types.has('dynamic') && types.size > 1 && [...types].every((t) => t === 'dynamic' || isNumeric(t))) return 'real';
+  return unify(exprs, site);
+}
+
 /** One argument converted to `param`, one canonical call returning `returns`. */
 export const unary =
   (fn: string, param: AplType, returns: AplType): ScalarRule =>

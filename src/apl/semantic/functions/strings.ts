@@ -5,6 +5,7 @@
 import type { AplType, TExpr } from '../plan';
 import type { CallSite } from '../call-site';
 import { call, constantString, intLiteral, stringLiteral } from '../typed';
+import { PARSE_TYPES } from '../type-names';
 import { type ScalarFamily, type ScalarRule, unary } from './rule';
 
 /** Every argument converted to string, in the given order, for canonical call `fn`. */
@@ -173,24 +174,8 @@ function captureGroupList(site: CallSite, index: number): number[] {
 /** The type named by `typeof(long)` (or a string such as 'long'). */
 export function typeOfTypeLiteral(site: CallSite, index: number): AplType {
   const name = constantString(site.raw(index));
-  const type = name === undefined ? undefined : TYPE_NAMES[name];
+  const type = name === undefined ? undefined : PARSE_TYPES[name];
   if (!type) throw site.error('expects a type such as typeof(long)', index);
   return type;
 }
-
-export const TYPE_NAMES: Record<string, AplType> = {
-  string: 'string',
-  int: 'int',
-  long: 'int',
-  real: 'real',
-  double: 'real',
-  decimal: 'real',
-  bool: 'bool',
-  boolean: 'bool',
-  datetime: 'datetime',
-  date: 'datetime',
-  timespan: 'timespan',
-  time: 'timespan',
-  dynamic: 'dynamic',
-};
 

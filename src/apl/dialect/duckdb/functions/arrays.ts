@@ -3,7 +3,7 @@
 // back into JSON.
 import { goDurationSql, rfc3339Sql } from '../formatting';
 import { literalString } from '../values';
-import type { RuleTable } from './rule';
+import { bindSql, type RuleTable } from './rule';
 
 /** The elements of a JSON array as a list, or null when the value is not an array. */
 export const jsonList = (x: string) => `CASE WHEN json_type(${x}) = 'ARRAY' THEN CAST(${x} AS JSON[]) END`;
@@ -54,10 +54,8 @@ export const ARRAY_RULES: RuleTable = {
     const k = `CASE WHEN ${n} = 0 THEN 0 ELSE ((${a(1)} % ${n}) + ${n}) % ${n} END`;
     return `to_json(list_concat(list_slice(${l}, ${k} + 1, ${n}), list_slice(${l}, 1, ${k})))`;
   },
-  array_shift: (_w, _e, a) => {
-    const l = jsonList(a(0));
-    return `to_json(list_transform(range(len(${l})), lambda i: CASE WHEN i + ${a(1)} >= 0 AND i + ${a(1)} < len(${l}) THEN ${l}[i + ${a(1)} + 1] ELSE ${a(2)} END))`;
-  },
+  array_shift: (_w, _e, a) =>
+    bindSql(jsonList(a(0)), 'al', `to_json(list_transform(range(len(al)), lambda i: CASE WHEN i + ${a(1)} >= 0 AND i + ${a(1)} < len(al) THEN al[i + ${a(1)} + 1] ELSE ${a(2)} END))`),
   array_slice: (_w, _e, a) => {
     const l = jsonList(a(0));
     const at = (x: string) => `least(greatest(CASE WHEN ${x} < 0 THEN ${x} + len(${l}) ELSE ${x} END, 0), len(${l}))`;
@@ -65,10 +63,11 @@ export const ARRAY_RULES: RuleTable = {
     return `to_json(list_slice(${l}, ${at(a(1))} + 1, ${at(a(2))}))`;
   },
   array_split: (_w, _e, a) => {
-    const l = jsonList(a(0));
+    const l = 'al';
     const points = `list_sort(list_transform(list_filter(TRY_CAST(${a(1)} AS BIGINT[]), lambda p: p IS NOT NULL), lambda p: least(greatest(CASE WHEN p < 0 THEN p + len(${l}) ELSE p END, 0), len(${l}))))`;
     const bounds = `list_concat([0], ${points}, [len(${l})])`;
-    return `CASE WHEN ${l} IS NOT NULL THEN to_json(list_transform(range(len(${bounds}) - 1), lambda i: list_slice(${l}, ${bounds}[i + 1] + 1, ${bounds}[i + 2]))) END`;
+    const body = bindSql(bounds, 'ab', `to_json(list_transform(range(len(ab) - 1), lambda i: list_slice(${l}, ab[i + 1] + 1, ab[i + 2])))`);
+    return `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN ${bindSql(jsonList(a(0)), 'al', body)} END`;
   },
   array_sort: (_w, e, a) => {
     const l = jsonList(a(0));
@@ -79,16 +78,16 @@ export const ARRAY_RULES: RuleTable = {
   },
   array_sum: (_w, _e, a) => `list_sum(list_transform(list_filter(${jsonList(a(0))}, lambda x: json_type(x) IN ${NUMERIC_JSON}), lambda x: CAST(x AS DOUBLE)))`,
   array_index_of: (_w, _e, a) => {
-    const l = jsonList(a(0));
+    const l = 'al';
     const from = `(CASE WHEN ${a(2)} < 0 THEN greatest(len(${l}) + ${a(2)}, 0) ELSE ${a(2)} END)`;
     const upto = `(CASE WHEN ${a(3)} = -1 THEN len(${l}) ELSE least(${from} + ${a(3)}, len(${l})) END)`;
     const hits = `list_filter(range(${from}, greatest(${upto}, ${from})), lambda i: ${jsonKey(`${l}[i + 1]`)} = ${jsonKey(a(1))})`;
-    return `CASE WHEN ${l} IS NULL OR ${a(3)} < -1 OR ${a(4)} < 1 THEN NULL ELSE CAST(coalesce(${hits}[${a(4)}], -1) AS BIGINT) END`;
+    return bindSql(jsonList(a(0)), 'al', `CASE WHEN ${l} IS NULL OR ${a(3)} < -1 OR ${a(4)} < 1 THEN NULL ELSE CAST(coalesce(${hits}[${a(4)}], -1) AS BIGINT) END`);
   },
   array_iff: (_w, _e, a) => {
-    const conditions = jsonList(a(0));
+    const conditions = 'ac';
     const pick = (x: string) => `CASE WHEN json_type(${x}) = 'ARRAY' THEN json_extract(${x}, concat('$[', CAST(i AS VARCHAR), ']')) ELSE ${x} END`;
-    return `to_json(list_transform(range(len(${conditions})), lambda i: CASE CAST(${conditions}[i + 1] AS VARCHAR) WHEN 'true' THEN ${pick(a(1))} WHEN 'false' THEN ${pick(a(2))} END))`;
+    return bindSql(jsonList(a(0)), 'ac', `to_json(list_transform(range(len(${conditions})), lambda i: CASE CAST(${conditions}[i + 1] AS VARCHAR) WHEN 'true' THEN ${pick(a(1))} WHEN 'false' THEN ${pick(a(2))} END))`);
   },
   array_select_dict: (w, e, a) => {
     const key = literalString(e.args[1]!);

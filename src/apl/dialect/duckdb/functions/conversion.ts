@@ -71,6 +71,9 @@ export function convertSql(x: string, from: AplType, to: AplType, explicit: bool
     // Numbers in a dynamic value are epoch nanoseconds as datetimes, as for longs.
     if (to === 'datetime') return `CASE WHEN json_type(${x}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN make_timestamp_ns(TRY_CAST(trunc(TRY_CAST(${text} AS DOUBLE)) AS BIGINT)) ELSE ${stringTo(to, text)} END`;
     if (to === 'bool') return `CASE json_type(${x}) WHEN 'BOOLEAN' THEN ${text} = 'true' WHEN 'VARCHAR' THEN ${stringTo('bool', text)} WHEN 'NULL' THEN NULL ELSE TRY_CAST(${text} AS DOUBLE) <> 0 END`;
+    // todouble(true) is 1 as for a bool; implicit conversions (arithmetic, comparisons with
+    // numbers) leave a boolean out, as they leave out text.
+    if (to === 'real' && explicit) return `CASE json_type(${x}) WHEN 'BOOLEAN' THEN CASE WHEN ${text} = 'true' THEN 1.0 ELSE 0.0 END ELSE ${stringTo('real', text)} END`;
     if (to === 'int') {
       return `CASE json_type(${x}) WHEN 'BIGINT' THEN TRY_CAST(${text} AS BIGINT) WHEN 'UBIGINT' THEN TRY_CAST(${text} AS BIGINT) WHEN 'DOUBLE' THEN TRY_CAST(trunc(TRY_CAST(${text} AS DOUBLE)) AS BIGINT) WHEN 'BOOLEAN' THEN CASE WHEN ${text} = 'true' THEN 1 ELSE 0 END WHEN 'VARCHAR' THEN ${stringTo('int', text)} END`;
     }

@@ -38,3 +38,11 @@ export function argumentWriter(w: ExprWriter, args: TExpr[]): (i: number) => str
     return sql;
   };
 }
+
+/**
+ * `body` with `name` bound to the value of `value`, computed once per row: a lambda that reads
+ * a list by index would otherwise rebuild the list for every element.
+ */
+export function bindSql(value: string, name: string, body: string): string {
+  return `list_transform([${value}], lambda ${name}: ${body})[1]`;
+}

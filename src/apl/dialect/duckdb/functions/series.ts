@@ -3,7 +3,7 @@
 // NaN and infinities as null (JSON has no such numbers). Recurrences (the IIR filter) fold
 // over the list with list_reduce; the Fourier transforms are direct sums.
 import type { TExpr } from '../../../semantic/plan';
-import type { CallExpr, RuleTable } from './rule';
+import { bindSql, type CallExpr, type RuleTable } from './rule';
 
 const NUMERIC = `('BIGINT', 'UBIGINT', 'DOUBLE')`;
 
@@ -15,11 +15,12 @@ const finite = (v: string) => `CASE WHEN isfinite(${v}) THEN ${v} END`;
 const toJson = (list: string) => `to_json(list_transform(${list}, lambda v: ${finite('v')}))`;
 
 /** Element i of an operand (array or number), and its length (null for a number). */
-function element(arg: TExpr, sql: string): { at: (i: string) => string; length: string } {
-  if (arg.type !== 'dynamic') return { at: () => `CAST(${sql} AS DOUBLE)`, length: 'NULL' };
+function element(arg: TExpr, sql: string, bound: string): { at: (i: string) => string; length: string; value: string } {
+  if (arg.type !== 'dynamic') return { at: () => `${bound}.n`, length: 'NULL', value: `{'l': CAST(NULL AS DOUBLE[]), 'n': CAST(${sql} AS DOUBLE)}` };
   return {
-    at: (i) => `CASE WHEN json_type(${sql}) = 'ARRAY' THEN ${numbers(sql)}[${i} + 1] ELSE TRY_CAST(${sql} AS DOUBLE) END`,
-    length: `CASE WHEN json_type(${sql}) = 'ARRAY' THEN len(${numbers(sql)}) END`,
+    at: (i) => `coalesce(${bound}.l[${i} + 1], ${bound}.n)`,
+    length: `len(${bound}.l)`,
+    value: `{'l': ${numbers(sql)}, 'n': CASE WHEN json_type(${sql}) <> 'ARRAY' THEN TRY_CAST(${sql} AS DOUBLE) END}`,
   };
 }
 
@@ -50,10 +51,10 @@ const ARITHMETIC: Record<string, (x: string, y: string) => string> = {
 
 /** Pairs of elements of two operands over the length the function takes. */
 function pairwise(e: CallExpr, a: (i: number) => string, length: 'shortest' | 'longest', body: (x: string, y: string) => string): string {
-  const left = element(e.args[0]!, a(0));
-  const right = element(e.args[1]!, a(1));
+  const left = element(e.args[0]!, a(0), 'sl');
+  const right = element(e.args[1]!, a(1), 'sr');
   const n = length === 'shortest' ? `least(${left.length}, ${right.length})` : `greatest(${left.length}, ${right.length})`;
-  return `list_transform(range(${n}), lambda i: ${body(left.at('i'), right.at('i'))})`;
+  return bindSql(left.value, 'sl', bindSql(right.value, 'sr', `list_transform(range(${n}), lambda i: ${body(left.at('i'), right.at('i'))})`));
 }
 
 /** The pairs of numbers at the same place in both operands (up to the shorter length). */
@@ -91,7 +92,7 @@ function reduceSql(e: CallExpr, a: (i: number) => string): string {
 }
 
 function statsSql(x: string, asObject: boolean): string {
-  const l = numbers(x);
+  const l = 'st';
   const v = `list_filter(${l}, lambda v: v IS NOT NULL)`;
   const n = `len(${v})`;
   const avg = `(list_sum(${v}) / ${n})`;
@@ -106,7 +107,7 @@ function statsSql(x: string, asObject: boolean): string {
     ['stdev', `sqrt(${variance})`],
   ];
   const body = asObject ? `json_object(${stats.map(([k, s]) => `'${k}', ${finite(s)}`).join(', ')})` : `to_json([${stats.map(([, s]) => `CAST(${finite(s)} AS DOUBLE)`).join(', ')}])`;
-  return `CASE WHEN json_type(${x}) = 'ARRAY' THEN ${body} END`;
+  return `CASE WHEN json_type(${x}) = 'ARRAY' THEN ${bindSql(numbers(x), 'st', body)} END`;
 }
 
 /** Gap filling: a missing element (null, or equal to the placeholder) takes a value from its neighbours. */
@@ -114,10 +115,10 @@ function fillSql(e: CallExpr, a: (i: number) => string): string {
   const mode = String(e.options?.mode);
   const placeholder = e.args[1]!.kind === 'literal' && e.args[1]!.value.type === 'null' ? undefined : a(1);
   const raw = numbers(a(0));
-  const l = placeholder === undefined ? raw : `list_transform(${raw}, lambda v: CASE WHEN v = ${placeholder} THEN NULL ELSE v END)`;
-  const known = `list_filter(range(len(${l})), lambda j: ${l}[j + 1] IS NOT NULL)`;
-  const before = `list_filter(${known}, lambda j: j < i)[-1]`;
-  const after = `list_filter(${known}, lambda j: j > i)[1]`;
+  const list = placeholder === undefined ? raw : `list_transform(${raw}, lambda v: CASE WHEN v = ${placeholder} THEN NULL ELSE v END)`;
+  const l = 'fl';
+  const before = `list_filter(fk, lambda j: j < i)[-1]`;
+  const after = `list_filter(fk, lambda j: j > i)[1]`;
   let value: string;
   switch (mode) {
     case 'const':
@@ -137,38 +138,39 @@ function fillSql(e: CallExpr, a: (i: number) => string): string {
       value = `coalesce(${l}[i + 1], CASE WHEN ${p} IS NOT NULL AND ${q} IS NOT NULL THEN ${interpolated} END, ${l}[${p} + 1], ${l}[${q} + 1])`;
     }
   }
-  return `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN ${toJson(`list_transform(range(len(${l})), lambda i: ${value})`)} END`;
+  const body = bindSql(`list_filter(range(len(${l})), lambda j: ${l}[j + 1] IS NOT NULL)`, 'fk', toJson(`list_transform(range(len(${l})), lambda i: ${value})`));
+  return `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN ${bindSql(list, 'fl', body)} END`;
 }
 
 function firSql(a: (i: number) => string): string {
-  const x = numbers(a(0));
-  const raw = numbers(a(1));
+  const x = 'fx';
+  const raw = 'fk';
   const total = `list_sum(list_filter(${raw}, lambda f: f IS NOT NULL))`;
   // normalize: the coefficients are divided by their sum, so they add up to 1.
   const f = `CASE WHEN ${a(2)} AND ${total} <> 0 THEN list_transform(${raw}, lambda c: c / ${total}) ELSE ${raw} END`;
   const shift = `CASE WHEN ${a(3)} THEN (len(${raw}) - 1) // 2 ELSE 0 END`;
   // Samples outside the series count as zero.
   const term = `coalesce(${f}[j + 1] * CASE WHEN i - j + ${shift} BETWEEN 0 AND len(${x}) - 1 THEN ${x}[i - j + ${shift} + 1] END, 0)`;
-  return `CASE WHEN json_type(${a(0)}) = 'ARRAY' AND json_type(${a(1)}) = 'ARRAY' THEN ${toJson(`list_transform(range(len(${x})), lambda i: list_sum(list_transform(range(len(${raw})), lambda j: ${term})))`)} END`;
+  const body = bindSql(f, 'ff', toJson(`list_transform(range(len(${x})), lambda i: list_sum(list_transform(range(len(${raw})), lambda j: ${term.replaceAll(f, 'ff')})))`));
+  return `CASE WHEN json_type(${a(0)}) = 'ARRAY' AND json_type(${a(1)}) = 'ARRAY' THEN ${bindSql(numbers(a(0)), 'fx', bindSql(numbers(a(1)), 'fk', body))} END`;
 }
 
 function iirSql(a: (i: number) => string): string {
-  const x = numbers(a(0));
-  const b = numbers(a(1));
-  const d = numbers(a(2));
+  const [x, b, d] = ['ix', 'ib', 'idn'];
   const feedForward = `coalesce(list_sum(list_transform(range(len(${b})), lambda k: CASE WHEN n - k >= 0 THEN coalesce(${b}[k + 1] * ${x}[n - k + 1], 0) ELSE 0 END)), 0)`;
   const feedBack = `coalesce(list_sum(list_transform(range(1, len(${d})), lambda k: CASE WHEN n - k >= 0 THEN coalesce(${d}[k + 1] * y[n - k + 1], 0) ELSE 0 END)), 0)`;
   // y[n] = (sum b[k]·x[n-k] - sum_{k>=1} a[k]·y[n-k]) / a[0], folded over n.
   const step = `list_append(y, list_transform([CAST(s[1] AS BIGINT)], lambda n: (${feedForward} - ${feedBack}) / ${d}[1])[1])`;
   const fold = `list_reduce(list_transform(range(len(${x})), lambda i: [CAST(i AS DOUBLE)]), lambda y, s: ${step}, CAST([] AS DOUBLE[]))`;
-  return `CASE WHEN json_type(${a(0)}) = 'ARRAY' AND json_type(${a(1)}) = 'ARRAY' AND json_type(${a(2)}) = 'ARRAY' AND ${d}[1] <> 0 THEN ${toJson(fold)} END`;
+  const body = `CASE WHEN ${d}[1] <> 0 THEN ${toJson(fold)} END`;
+  return `CASE WHEN json_type(${a(0)}) = 'ARRAY' AND json_type(${a(1)}) = 'ARRAY' AND json_type(${a(2)}) = 'ARRAY' THEN ${bindSql(numbers(a(0)), 'ix', bindSql(numbers(a(1)), 'ib', bindSql(numbers(a(2)), 'idn', body)))} END`;
 }
 
 function fftSql(e: CallExpr, a: (i: number) => string): string {
   const inverse = Boolean(e.options?.inverse);
-  const re = numbers(a(0));
+  const re = 'fr';
   const hasImaginary = !(e.args[1]!.kind === 'literal' && e.args[1]!.value.type === 'null');
-  const im = (n: string) => (hasImaginary ? `coalesce(${numbers(a(1))}[${n} + 1], 0)` : '0');
+  const im = (n: string) => (hasImaginary ? `coalesce(fi[${n} + 1], 0)` : '0');
   const n = `len(${re})`;
   const angle = `(2 * pi() * k * t / ${n})`;
   const x = (t: string) => `coalesce(${re}[${t} + 1], 0)`;
@@ -178,7 +180,8 @@ function fftSql(e: CallExpr, a: (i: number) => string): string {
   const imag = `list_sum(list_transform(range(${n}), lambda t: ${im('t')} * cos(${angle}) ${inverse ? '+' : '-'} ${x('t')} * sin(${angle})))`;
   const scale = inverse ? ` / ${n}` : '';
   const series = (sum: string) => toJson(`list_transform(range(${n}), lambda k: ${sum}${scale})`);
-  return `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN json_array(${series(real)}, ${series(imag)}) END`;
+  const body = `json_array(${series(real)}, ${series(imag)})`;
+  return `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN ${bindSql(numbers(a(0)), 'fr', hasImaginary ? bindSql(`coalesce(${numbers(a(1))}, [])`, 'fi', body) : body)} END`;
 }
 
 const arrayResult = (args: TExpr[], a: (i: number) => string, sql: string) => {

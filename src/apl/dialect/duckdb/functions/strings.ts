@@ -215,7 +215,7 @@ export const STRING_RULES: RuleTable = {
     if (side !== 'start') sql = `regexp_replace(${sql}, ${trailing}, '')`;
     return text !== undefined ? sql : `try(${sql})`;
   },
-  // At most 1024 repetitions, as Axiom documents.
+  // At most 1024 repetitions, as Axiom documents, and no longer than the string limit.
   strrep: (w, _e, a) =>
     `CASE WHEN ${a(1)} <= 0 THEN '' ${w.lengthGuard(`CAST(strlen(concat(${a(0)}, ${a(2)})) AS DOUBLE) * least(${a(1)}, 1024)`)} ELSE concat(repeat(concat(${a(0)}, ${a(2)}), CAST(least(${a(1)}, 1024) - 1 AS BIGINT)), ${a(0)}) END`,
   countof: (_w, e, a) => {

@@ -1,0 +1,48 @@
+// The monitoring domain as one object: notifier and monitor management for the doors, and the
+// background scheduler and delivery worker, started and stopped with the server.
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { PrismaClient } from '../db/store';
+import type { QueryService } from '../events/query-service';
+import { createMailer, type Mailer } from './delivery/mailer';
+import { stopTemplateThread } from './delivery/template';
+import { DeliveryWorker } from './delivery/worker';
+import { type Leadership, soleInstance } from './leadership';
+import { MonitorService } from './monitors';
+import { NotifierService } from './notifiers';
+import { MonitorRunner } from './runner';
+import { MonitorClock } from './schedule';
+import { MonitorScheduler } from './scheduler';
+
+export class Monitoring {
+  readonly notifiers: NotifierService;
+  readonly monitors: MonitorService;
+  readonly scheduler: MonitorScheduler;
+  readonly deliveries: DeliveryWorker;
+  private readonly mailer: Mailer;
+
+  constructor(config: Config, prisma: PrismaClient, queries: QueryService, logger: Logger, private readonly leadership: Leadership = soleInstance) {
+    const settings = config.monitors;
+    const clock = new MonitorClock(settings.minuteMs);
+    const log = logger.child({ module: 'monitors' });
+    this.mailer = createMailer(settings.smtpUrl, settings.smtpFrom);
+    this.notifiers = new NotifierService(prisma, { denyPrivateTargets: settings.denyPrivateTargets });
+    this.deliveries = new DeliveryWorker(prisma, settings, this.mailer, clock, leadership, log);
+    const runner = new MonitorRunner(prisma, queries, clock, log, () => this.deliveries.wake());
+    this.scheduler = new MonitorScheduler(prisma, runner, leadership, log, settings.concurrency);
+    this.monitors = new MonitorService(prisma, queries, this.notifiers, clock, () => this.scheduler.wake());
+  }
+
+  start(): void {
+    this.scheduler.start();
+    this.deliveries.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.scheduler.stop();
+    await this.deliveries.stop();
+    await this.leadership.release();
+    this.mailer.close();
+    stopTemplateThread();
+  }
+}
