@@ -48,6 +48,10 @@ const envSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int('must be a whole number').min(2, 'must be at least 2').default(10),
   MODEL_CATALOG_SOURCE: z.string().min(1).default(DEFAULT_CATALOG_SOURCE),
+  MODEL_CATALOG_REFRESH: z
+    .string()
+    .regex(/^(0|off|(\d+(\.\d+)?(ms|s|m|h|d))+)$/, 'must be a duration such as 1h, 30m or 90s, or 0 / off to disable')
+    .default('1h'),
   ADMIN_TOKEN: z
     .string()
     .regex(/^[\x21-\x7e]{12,}$/, 'must be at least 12 printable characters without spaces (e.g. "xapt-" and a random string)')
@@ -117,6 +121,8 @@ export interface Config {
   /** Absolute path of the DuckDB file holding the metrics (series and points). */
   metricsDuckdbPath: string;
   catalogSource: string;
+  /** How often a URL catalog source is re-read, in ms; 0: never. */
+  catalogRefreshMs: number;
   adminToken: string | undefined;
   maxFieldsPerDataset: number;
   maxQueryRows: number;
@@ -228,6 +234,16 @@ function eventStoreFrom(e: z.infer<typeof envSchema>, dataDir: string, duckdbPat
   return { engine: 'clickhouse', url: e.CLICKHOUSE_URL, cluster: e.CLICKHOUSE_CLUSTER };
 }
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `1h30m`, `90s`, `0` or `off` (validated by the schema) in milliseconds. */
+function durationMs(text: string): number {
+  if (text === '0' || text === 'off') return 0;
+  let total = 0;
+  for (const [, amount, unit] of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) total += Number(amount) * UNIT_MS[unit!]!;
+  return Math.round(total);
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset", as shells and .env files often produce them.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
@@ -259,6 +275,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventStore: eventStoreFrom(e, dataDir, duckdbPath),
     metricsDuckdbPath: path.join(dataDir, 'metrics.duckdb'),
     catalogSource: e.MODEL_CATALOG_SOURCE,
+    catalogRefreshMs: durationMs(e.MODEL_CATALOG_REFRESH),
     adminToken: e.ADMIN_TOKEN,
     maxFieldsPerDataset: e.MAX_FIELDS_PER_DATASET,
     maxQueryRows: e.MAX_QUERY_ROWS,

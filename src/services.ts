@@ -4,15 +4,19 @@ import type { Logger } from 'pino';
 import { AnnotationService } from './annotations/service';
 import { ensureAdminIdentity } from './auth/bootstrap';
 import { AuthService } from './auth/service';
+import { CatalogRefresher } from './catalog/refresh';
 import { type CatalogService, createCatalogService } from './catalog/service';
 import type { Config } from './config';
 import { DashboardService } from './dashboards/service';
 import type { RelationalStore } from './db/store';
+import { CatalogPriceTable } from './events/catalog-prices';
 import { DatasetService } from './events/datasets';
+import { LlmUsageService } from './events/llm-usage';
 import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
+import { DuckDBEventStore } from './events/store/event-store';
 import { ViewService } from './events/views';
 import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-fields';
 import { IdentityService } from './identity/service';
@@ -42,6 +46,10 @@ export interface Services extends EventServices {
   queries: QueryService;
   monitoring: Monitoring;
   shippers: ShipperService;
+  /** The catalog's prices in the events database (DuckDB store only). */
+  prices: CatalogPriceTable | undefined;
+  catalogRefresh: CatalogRefresher;
+  llmUsage: LlmUsageService;
   metrics: MetricsService;
 }
 
@@ -76,6 +84,18 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config, annotations);
   const views = new ViewService(store.prisma, store.repository, queries);
   const metrics = createMetricsService(config, datasets, metricsStore, events.ingest);
+  // The genai_* functions price from the catalog: its prices go into the events database, and
+  // the first install is awaited so the first queries are priced. Only the DuckDB store keeps
+  // them: with events in ClickHouse the genai_* functions answer 400 for now.
+  const prices = events.eventStore instanceof DuckDBEventStore ? new CatalogPriceTable(events.eventStore, logger) : undefined;
+  if (prices) {
+    await prices.start(catalog);
+    await prices.idle();
+    queries.usePriceBoundaries(() => prices.boundaries);
+  }
+  // A URL source is re-read every MODEL_CATALOG_REFRESH, in the background.
+  const catalogRefresh = new CatalogRefresher(store, catalog, config.catalogSource, config.catalogRefreshMs, logger);
+  await catalogRefresh.start();
   const retention = new RetentionSweeper(store.repository, store.leases, {
     trim: (id, table, olderThan) => storageOfTable(table).trim(id, table, olderThan),
   }, logger);
@@ -104,6 +124,9 @@ export async function createServices(config: Config, logger: Logger, store: Rela
     monitoring,
     shippers,
     metrics,
+    prices,
+    catalogRefresh,
+    llmUsage: new LlmUsageService(queries),
   };
 }
 
@@ -117,7 +140,9 @@ function announceAdminToken(token: string, orgId: string) {
 
 /** Releases what the services hold, in reverse order of creation. */
 export async function closeServices(services: Services): Promise<void> {
+  await services.catalogRefresh.stop();
   services.catalog.close();
+  await services.prices?.idle();
   await services.monitoring.stop();
   await services.retention.stop();
   await services.identity.stop();

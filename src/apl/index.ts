@@ -6,10 +6,12 @@
 //   executeLegacyQuery(dataset, body, deps) -> the `queryDataset` wire shape of v1.json
 //   encodeCursor / decodeCursor             -> cursors for Relay edges (QueryResult.events)
 //   runnerOver(eventStore), registerAplFunctions, createDuckDBRunner -> runners over DuckDB
+//   installPriceTable(connection, rows)      -> the catalog's prices, for the genai_* functions
 export { type AplRequest, DEFAULT_PAGE_SIZE, type EngineDeps, executeApl, executeQuery, prepareQuery } from './execution/execute';
 export type { QueryResult, QueryStatus, ResultTable, ResultField, EventRows, FieldMeta } from './execution/result';
 export type { QueryRunner, RowValue, RunOptions } from './execution/runner';
 export { createDuckDBRunner, registerAplFunctions } from './execution/duckdb-runner';
+export { ensurePriceTable, installPriceTable, priceBoundaries, type PriceTableRow } from './execution/price-table';
 export { runnerOver, type SqlQueryable } from './execution/store-runner';
 export { type CursorPosition, decodeCursor, encodeCursor } from './execution/cursor';
 export { parseQuery, parseExpression } from './syntax/parser';

@@ -1,6 +1,7 @@
 // The catalog's metadata: where it came from, when, what the import counted, and statistics
 // over the models (per provider, type and capability; active versus deprecated as of today).
 import { isDeprecated } from './query';
+import type { RefreshState } from './refresh';
 import type { CatalogSnapshot } from './snapshot';
 
 export const SCHEMA_VERSION = '1.0.0';
@@ -16,6 +17,15 @@ export interface CatalogMetadata {
     models_skipped: number;
     models_written: number;
     skip_reasons: Record<string, number>;
+  };
+  /** Present when the catalog refreshes itself from a URL (MODEL_CATALOG_REFRESH). */
+  refresh?: {
+    source: string;
+    interval_seconds: number;
+    last_checked_at: string | null;
+    last_refreshed_at: string | null;
+    status: string;
+    error: string | null;
   };
   stats: {
     providers: Record<string, number>;
@@ -56,5 +66,18 @@ export function catalogMetadata(snapshot: CatalogSnapshot, today: string): Catal
       capabilities,
       deprecation: { active: snapshot.models.length - deprecated, deprecated },
     },
+  };
+}
+
+const isoSeconds = (date: Date | null) => (date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
+
+export function refreshMetadata(state: RefreshState): NonNullable<CatalogMetadata['refresh']> {
+  return {
+    source: state.source,
+    interval_seconds: state.intervalSeconds,
+    last_checked_at: isoSeconds(state.checkedAt),
+    last_refreshed_at: isoSeconds(state.refreshedAt),
+    status: state.status,
+    error: state.error,
   };
 }

@@ -4,7 +4,8 @@
 import type { Logger } from 'pino';
 import type { RelationalStore } from '../db/store';
 import { describeError, notFound, unavailable } from '../errors';
-import { type CatalogMetadata, catalogMetadata } from './metadata';
+import { type CatalogMetadata, catalogMetadata, refreshMetadata } from './metadata';
+import type { RefreshState } from './refresh';
 import { filterModels, type ModelFilter, todayUtc } from './query';
 import type { ModelRecord } from './record';
 import { CatalogSnapshot, type ProviderEntry } from './snapshot';
@@ -24,6 +25,8 @@ export class CatalogService {
   private refreshing = false;
   private metadataCache: { version: number; today: string; value: CatalogMetadata } | undefined;
   private readonly now: () => Date;
+  private readonly listeners: ((snapshot: CatalogSnapshot) => void)[] = [];
+  private refreshState: RefreshState | undefined;
 
   constructor(
     private readonly store: RelationalStore,
@@ -40,6 +43,15 @@ export class CatalogService {
   get snapshot(): CatalogSnapshot {
     if (!this.current) throw unavailable('the model catalog is not loaded yet');
     return this.current;
+  }
+
+  /**
+   * Calls `listener` with every snapshot served from now on (after each sync or reload), and
+   * at once with the current one.
+   */
+  onSnapshot(listener: (snapshot: CatalogSnapshot) => void): void {
+    this.listeners.push(listener);
+    if (this.current) listener(this.current);
   }
 
   /** Today in UTC, the reference date of every deprecation decision. */
@@ -111,9 +123,22 @@ export class CatalogService {
     const cached = this.metadataCache;
     if (cached?.version === snapshot.version && cached.today === today) return cached.value;
     const value = catalogMetadata(snapshot, today);
+    if (this.refreshState) value.refresh = refreshMetadata(this.refreshState);
     this.metadataCache = { version: snapshot.version, today, value };
     return value;
   }
+
+  /** The state of the periodic refresh from a URL source, shown in the metadata. */
+  setRefreshState(state: RefreshState): void {
+    const stamp = (s: RefreshState | undefined) => (s ? `${s.status} ${s.checkedAt?.getTime()} ${s.refreshedAt?.getTime()} ${s.error}` : '');
+    if (stamp(state) === stamp(this.refreshState)) return;
+    this.refreshState = state;
+    this.metadataCache = undefined;
+    this.refreshVersion++;
+  }
+
+  /** Changes whenever the refresh state does (rendered metadata is cached by it). */
+  refreshVersion = 0;
 
   close(): void {
     if (this.poll) clearInterval(this.poll);
@@ -124,7 +149,8 @@ export class CatalogService {
   private async reload(): Promise<boolean> {
     const stored = await readStoredCatalog(this.store);
     if (!stored) return false;
-    this.current = new CatalogSnapshot(stored.records, stored.sync);
+    this.current = new CatalogSnapshot(stored.records, stored.sync, stored.prices);
+    for (const listener of this.listeners) listener(this.current);
     return true;
   }
 

@@ -1,6 +1,8 @@
 // The catalog as served: an immutable in-memory view of the stored records, with the indexes
 // every read needs. A sync builds a new snapshot and swaps it in; reads never touch the database.
 import { compareIds } from './build';
+import { buildPriceRows, type PriceRow } from './price-book';
+import type { PricePeriod } from './price-history';
 import type { ModelRecord } from './record';
 import type { SyncRecord } from './store';
 
@@ -21,10 +23,13 @@ export class CatalogSnapshot {
   readonly capabilityFields: readonly string[];
   private readonly modelsById = new Map<string, ModelRecord>();
   private readonly providersById = new Map<string, ProviderEntry>();
+  private priceRowsCache: readonly PriceRow[] | undefined;
 
   constructor(
     records: readonly ModelRecord[],
     readonly sync: SyncRecord,
+    /** The price history: every period of every model, current or removed. */
+    readonly prices: readonly PricePeriod[] = [],
   ) {
     this.version = sync.id;
     this.models = records;
@@ -44,6 +49,12 @@ export class CatalogSnapshot {
       .map(([id, models]) => ({ id, name: models[0]!.provider_name, models }));
     for (const provider of this.providers) this.providersById.set(provider.id, provider);
     this.capabilityFields = [...capabilities].sort();
+  }
+
+  /** The prices as query engines look them up (see price-book.ts), built on first use. */
+  get priceRows(): readonly PriceRow[] {
+    this.priceRowsCache ??= buildPriceRows(this.models, this.prices);
+    return this.priceRowsCache;
   }
 
   model(id: string): ModelRecord | undefined {

@@ -1,7 +1,7 @@
 // Reads a catalog source: a LiteLLM JSON file on disk or at an http(s) URL.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { invalidInput, unavailable } from '../errors';
+import { DomainError, invalidInput, unavailable } from '../errors';
 
 /** URL fetches give up quickly, so a start without network falls back without a long wait. */
 export const SOURCE_FETCH_TIMEOUT_MS = 5_000;
@@ -50,4 +50,43 @@ export async function readCatalogSource(source: string, timeoutMs = SOURCE_FETCH
   } catch (error) {
     throw invalidInput(`${source} is not valid JSON: ${describeCause(error)}`);
   }
+}
+
+/** What a conditional fetch learned: the source is unchanged, or its new document and validators. */
+export type ConditionalFetch =
+  | { changed: false }
+  | { changed: true; document: unknown; etag: string | null; lastModified: string | null };
+
+/**
+ * Fetches a URL source with `If-None-Match` / `If-Modified-Since` from the previous answer's
+ * validators, so an unchanged source costs a 304 and no parsing.
+ */
+export async function fetchCatalogIfChanged(
+  url: string,
+  validators: { etag?: string | null; lastModified?: string | null },
+  { timeoutMs = SOURCE_FETCH_TIMEOUT_MS, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<ConditionalFetch> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (validators.etag) headers['if-none-match'] = validators.etag;
+  if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
+  const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, { signal: AbortSignal.any(signals), headers });
+    if (response.status === 304) return { changed: false };
+    if (!response.ok) throw unavailable(`could not fetch ${url}: HTTP ${response.status}`);
+    text = await response.text();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const cause = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeCause(error);
+    throw unavailable(`could not fetch ${url}: ${cause}`);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw invalidInput(`${url} is not valid JSON: ${describeCause(error)}`);
+  }
+  return { changed: true, document, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
 }

@@ -7,7 +7,8 @@ import { loadFallbackData } from './fallback';
 import { readCatalogSource, SOURCE_FETCH_TIMEOUT_MS } from './source';
 import { replaceCatalog, type SyncRecord } from './store';
 
-export type CatalogSourceRequest = { kind: 'litellm'; source: string } | { kind: 'fallback' };
+/** A source to read, or (`document`) one already read from `source`. */
+export type CatalogSourceRequest = { kind: 'litellm'; source: string; document?: unknown } | { kind: 'fallback' };
 
 export type SyncProgress = (message: string) => void;
 
@@ -36,7 +37,7 @@ export async function importCatalog(
   } else {
     source = request.source;
     onProgress(`reading ${source}`);
-    document = await readCatalogSource(source, timeoutMs);
+    document = request.document ?? (await readCatalogSource(source, timeoutMs));
   }
 
   onProgress('mapping model entries');

@@ -155,6 +155,13 @@ export class QueryService {
     this.views = new ViewSources(this.repository, datasets, this.schemaOf);
   }
 
+  private priceBoundaries: (() => readonly bigint[] | undefined) | undefined;
+
+  /** Where the compiler learns the installed price table's period boundaries (see CatalogPriceTable). */
+  usePriceBoundaries(boundaries: () => readonly bigint[] | undefined): void {
+    this.priceBoundaries = boundaries;
+  }
+
   static async create(
     datasets: DatasetService,
     fields: FieldRegistry,
@@ -210,6 +217,7 @@ export class QueryService {
       maxResultBytes: this.config.queryMaxResultBytes,
       limits: this.config.apl,
       cursorKey: this.cursorKey,
+      priceBoundaries: () => this.priceBoundaries?.(),
     };
   }
 

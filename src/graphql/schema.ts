@@ -12,6 +12,7 @@ import './map-fields';
 import './virtual-fields';
 import './views';
 import './queries';
+import './llm-usage';
 import './metrics';
 import './ingest';
 import './monitors';

@@ -56,6 +56,18 @@ export const metadataSchema = {
         skip_reasons: countMap,
       },
     },
+    refresh: {
+      type: 'object',
+      description: 'Present when the catalog refreshes itself from a URL (MODEL_CATALOG_REFRESH)',
+      properties: {
+        source: { type: 'string' },
+        interval_seconds: { type: 'integer' },
+        last_checked_at: { type: ['string', 'null'], format: 'date-time', description: 'When the source was last read (changed or not)' },
+        last_refreshed_at: { type: ['string', 'null'], format: 'date-time', description: 'When a changed source was last imported' },
+        status: { type: 'string', enum: ['pending', 'updated', 'not_modified', 'failed'] },
+        error: { type: ['string', 'null'] },
+      },
+    },
     stats: {
       type: 'object',
       properties: {

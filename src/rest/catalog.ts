@@ -64,7 +64,7 @@ function serve(
   render: (query: CatalogQuery) => string,
 ) {
   const { version } = catalog.snapshot;
-  const key = `${catalog.today()} ${request.url}`;
+  const key = `${catalog.today()} ${route === 'metadata' ? catalog.refreshVersion : ''} ${request.url}`;
   let rendered = cache.get(version, key);
   if (!rendered) {
     const query = readQuery(request, route);

@@ -1,5 +1,5 @@
 // Coverage of Axiom's reference: every documented scalar function and aggregation (the names of
-// the function pages and of the feature table, GenAI functions aside) is in the engine's
+// the function pages and of the feature table, and the GenAI function pages) is in the engine's
 // registries, and every registered name has at least one case in the conformance tests.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,6 +53,15 @@ const DOCUMENTED_FUNCTIONS = [
   'week_of_year',
 ];
 
+/** The GenAI function pages (genai-functions/*.mdx). */
+const DOCUMENTED_GENAI_FUNCTIONS = [
+  'genai_concat_contents', 'genai_conversation_turns', 'genai_cost', 'genai_estimate_tokens',
+  'genai_extract_assistant_response', 'genai_extract_function_results', 'genai_extract_system_prompt',
+  'genai_extract_tool_calls', 'genai_extract_user_prompt', 'genai_get_content_by_index',
+  'genai_get_content_by_role', 'genai_get_pricing', 'genai_get_role', 'genai_has_tool_calls',
+  'genai_input_cost', 'genai_is_truncated', 'genai_message_roles', 'genai_output_cost',
+];
+
 /** The text of every conformance test file. */
 function testSources(): string {
   const folder = import.meta.dirname;
@@ -71,6 +80,11 @@ describe('coverage of the documented language', () => {
   it('registers every documented scalar function', () => {
     expect(DOCUMENTED_FUNCTIONS.filter((name) => !SCALAR_FUNCTIONS[name])).toEqual([]);
     expect(DOCUMENTED_FUNCTIONS).toHaveLength(240);
+  });
+
+  it('registers every documented GenAI function', () => {
+    expect(DOCUMENTED_GENAI_FUNCTIONS.filter((name) => !SCALAR_FUNCTIONS[name])).toEqual([]);
+    expect(DOCUMENTED_GENAI_FUNCTIONS).toHaveLength(18);
   });
 
   it('has a conformance case for every registered function and aggregation', () => {

@@ -811,6 +811,7 @@ const GRAPHQL: GraphQLCase[] = [
     datasetScoped: true,
     document: () => `{ metrics(dataset: "${METRICS}", mpl: "\`${METRICS}\`:hits | align to 1h using sum", startTime: "now-1d", endTime: "now") { series { metric } } }`,
   },
+  { field: 'llmUsage', allowed: ds('matrix', 'query', 'read'), datasetScoped: true, document: () => '{ llmUsage(dataset: "matrix", startTime: "2000-01-01T00:00:00Z") { calls cost } }' },
   { field: 'views', allowed: anyToken, document: () => '{ views { edges { node { name } } } }' },
   { field: 'virtualFields', allowed: ds('matrix', 'virtualFields', 'read'), datasetScoped: true, document: () => '{ virtualFields(dataset: "matrix") { edges { node { name } } } }' },
 

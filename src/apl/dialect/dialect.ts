@@ -13,6 +13,11 @@ export interface CompiledSql {
 export interface CompileOptions {
   /** Longest string the statement may compute; a longer one fails it (see STRING_TOO_LONG). */
   maxStringBytes?: number;
+  /**
+   * The instants (epoch nanoseconds, ascending) at which any model's price period starts or
+   * ends, in the price table the statement will read; lets sums of costs be priced per era.
+   */
+  priceBoundaries?: readonly bigint[];
 }
 
 /** The text of the error a statement raises when a computed string passes `maxStringBytes`. */

@@ -4,6 +4,8 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
 import type { QueryRunner, RowValue } from './runner';
+import { registerGenAiFunctions } from './genai-udfs';
+import { ensurePriceTable } from './price-table';
 import { registerTextFunctions } from './udfs';
 
 /**
@@ -12,20 +14,25 @@ import { registerTextFunctions } from './udfs';
  */
 export function registerAplFunctions(connection: DuckDBConnection): void {
   registerTextFunctions(connection);
+  registerGenAiFunctions(connection);
 }
 
 const MAX_IDLE_CONNECTIONS = 4;
-const registered = new WeakSet<DuckDBInstance>();
+const registered = new WeakMap<DuckDBInstance, Promise<void>>();
 
 export function createDuckDBRunner(instance: DuckDBInstance): QueryRunner {
   const idle: DuckDBConnection[] = [];
 
   const acquire = async () => {
     const connection = idle.pop() ?? (await instance.connect());
-    if (!registered.has(instance)) {
+    let ready = registered.get(instance);
+    if (!ready) {
       registerAplFunctions(connection);
-      registered.add(instance);
+      // Pricing queries bind to the price table; without prices they price nothing (null).
+      ready = ensurePriceTable(connection);
+      registered.set(instance, ready);
     }
+    await ready;
     return connection;
   };
   const release = (connection: DuckDBConnection) => {

@@ -42,6 +42,11 @@ export interface EngineDeps {
   limits?: QueryLimits;
   /** The clock, in epoch nanoseconds (tests pin it). */
   now?: () => bigint;
+  /**
+   * The price table's period boundaries (see CompileOptions.priceBoundaries); without them
+   * every priced row looks its price up.
+   */
+  priceBoundaries?: () => readonly bigint[] | undefined;
   dialect?: SqlDialect;
 }
 
@@ -150,7 +155,11 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   }
 
   const { columns, identity } = outputColumns(analyzed, rel);
-  const statement = (deps.dialect ?? duckdbDialect).compile(rel, columns, { maxStringBytes: limits.maxStringBytes });
+  const boundaries = deps.priceBoundaries?.();
+  const statement = (deps.dialect ?? duckdbDialect).compile(rel, columns, {
+    maxStringBytes: limits.maxStringBytes,
+    ...(boundaries ? { priceBoundaries: boundaries } : {}),
+  });
   return { analyzed, statement, columns, ...(identity ? { identityPositions: identity } : {}), effectiveLimit, window, nowNanos: now, datasets: schemas };
 }
 

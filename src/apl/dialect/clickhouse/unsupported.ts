@@ -2,8 +2,9 @@
 // error (400) naming the function, on EVENT_STORE=clickhouse and chdb alike, instead of failing
 // inside the server; the same query runs on the embedded default. Today: dynamic_to_json (keys
 // sorted at every depth), geo_info_from_ip_address (a lookup in an MMDB file), parse_sql and
-// format_sql (a SQL grammar) and cursor_current (its signing key would be written into statement
-// text, which ClickHouse logs).
+// format_sql (a SQL grammar), cursor_current (its signing key would be written into statement
+// text, which ClickHouse logs) and the genai_* functions (the catalog's price table and the
+// conversation readers live in the DuckDB store).
 import { invalidInput } from '../../../errors';
 
 /** The APL function a canonical call comes from, where the names differ. */
@@ -13,11 +14,20 @@ const APL_NAMES: Readonly<Record<string, string>> = {
   cursor_of: 'cursor_current',
 };
 
+/** Canonical calls several APL functions share: the error names them all. */
+const APL_FAMILIES: Readonly<Record<string, string>> = {
+  genai_price: 'genai_cost(), genai_input_cost() and genai_output_cost()',
+  genai_pricing: 'genai_get_pricing()',
+  genai_messages: 'the genai_* message functions (genai_extract_*, genai_get_*, genai_message_roles, genai_conversation_turns, genai_concat_contents, genai_has_tool_calls, genai_is_truncated)',
+};
+
 /** The client error for a function (scalar or aggregation) the ClickHouse dialect lacks. */
 export function unsupportedOnClickHouse(call: string) {
   const name = APL_NAMES[call] ?? call.replace(/^_+/, '');
+  const family = APL_FAMILIES[call];
+  const subject = family ? `${family} ${family.includes(' and ') || family.startsWith('the ') ? 'are' : 'is'}` : `${name}() is`;
   return invalidInput(
-    `${name}() is not supported yet with events in ClickHouse (EVENT_STORE=clickhouse or chdb); the embedded store (EVENT_STORE=duckdb) runs it`,
+    `${subject} not supported yet with events in ClickHouse (EVENT_STORE=clickhouse or chdb); the embedded store (EVENT_STORE=duckdb) runs ${family && subject.endsWith('are') ? 'them' : 'it'}`,
     { function: name },
   );
 }

@@ -23,6 +23,8 @@ export class ExprWriter {
     readonly column: (id: string) => string,
     /** Longest string a call may produce (unbounded when undefined). */
     readonly maxStringBytes?: number,
+    /** The joined columns that answer each price lookup call (see ./pricing.ts). */
+    readonly lookupColumns = new Map<TExpr, string>(),
   ) {}
 
   /**
@@ -51,7 +53,7 @@ export class ExprWriter {
 
   /** Writes a child expression with another column resolver (join keys). */
   withColumns(column: (id: string) => string): ExprWriter {
-    const writer = new ExprWriter(this.params, column, this.maxStringBytes);
+    const writer = new ExprWriter(this.params, column, this.maxStringBytes, this.lookupColumns);
     if (this.relationSql) writer.relationSql = this.relationSql;
     return writer;
   }

@@ -6,6 +6,8 @@ import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } 
 import type { CompiledSql, CompileOptions, SqlDialect, SqlValue } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, SQL_TYPE } from './expressions';
+import { joinPriceLookups } from './pricing';
+import { rolledUpPricing } from './pricing-rollup';
 import { expandSql, seriesSql, windowSql } from './relations';
 
 const id = (columnId: string) => quoteIdentifier(columnId);
@@ -14,11 +16,12 @@ const ts = (nanos: bigint) => `make_timestamp_ns(CAST(${nanos.toString()} AS BIG
 class Generator {
   readonly params: SqlValue[] = [];
   private readonly writer: ExprWriter;
+  private lookups = 0;
 
   /** Per node, the columns something above reads; scans and projections leave out the rest. */
   constructor(
     private readonly required: Map<Rel, Set<string>>,
-    options: CompileOptions,
+    private readonly options: CompileOptions,
   ) {
     this.writer = new ExprWriter(this.params, id, options.maxStringBytes);
     this.writer.relationSql = (rel) => this.rel(rel);
@@ -33,21 +36,37 @@ class Generator {
     return this.writer.write(expr);
   }
 
+  /**
+   * `(input) AS alias`, with the price table joined when `exprs` (what the node computes over
+   * its input) look models up. Call it before writing `exprs`.
+   */
+  private from(input: Rel, exprs: readonly TExpr[], alias = 't'): string {
+    const sql = this.rel(input);
+    return joinPriceLookups(this.writer, sql, alias, exprs, () => this.lookups++, keepsOrder(input)) ?? `(${sql}) AS ${alias}`;
+  }
+
   rel(rel: Rel): string {
     switch (rel.op) {
       case 'scan':
         return this.scan(rel);
-      case 'filter':
-        return `SELECT * FROM (${this.rel(rel.input)}) AS t WHERE ${this.expr(rel.predicate)}`;
+      case 'filter': {
+        const from = this.from(rel.input, [rel.predicate]);
+        return `SELECT * FROM ${from} WHERE ${this.expr(rel.predicate)}`;
+      }
       case 'project': {
-        const items = this.kept(rel).map((i) => `${this.expr(rel.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
-        return `SELECT ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
+        const kept = this.kept(rel);
+        const from = this.from(rel.input, kept.map((i) => rel.exprs[i]!));
+        const items = kept.map((i) => `${this.expr(rel.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
+        return `SELECT ${items.join(', ')} FROM ${from}`;
       }
       case 'aggregate': {
+        const rolled = rolledUpPricing(this.writer, rel, () => this.rel(rel.input), this.options.priceBoundaries, () => this.lookups++);
+        if (rolled !== undefined) return rolled;
+        const from = this.from(rel.input, [...rel.groups, ...rel.aggregates.flatMap((agg) => (agg.filter ? [...agg.args, agg.filter] : agg.args))]);
         const groups = rel.groups.map((group, i) => `${this.expr(group)} AS ${id(rel.columns[i]!.id)}`);
         const aggregates = rel.aggregates.map((agg, i) => `${aggregateSql(this.writer, agg)} AS ${id(rel.columns[rel.groups.length + i]!.id)}`);
         const groupBy = rel.groups.length ? ` GROUP BY ${rel.groups.map((_, i) => i + 1).join(', ')}` : '';
-        return `SELECT ${[...groups, ...aggregates].join(', ')} FROM (${this.rel(rel.input)}) AS t${groupBy}`;
+        return `SELECT ${[...groups, ...aggregates].join(', ')} FROM ${from}${groupBy}`;
       }
       case 'sort':
         return this.sort(rel);
@@ -63,8 +82,10 @@ class Generator {
       case 'union':
         return rel.inputs
           .map((input) => {
-            const items = this.kept(rel).map((i) => `${this.expr(input.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
-            return `SELECT ${items.join(', ')} FROM (${this.rel(input.rel)}) AS t`;
+            const kept = this.kept(rel);
+            const from = this.from(input.rel, kept.map((i) => input.exprs[i]!));
+            const items = kept.map((i) => `${this.expr(input.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
+            return `SELECT ${items.join(', ')} FROM ${from}`;
           })
           .join(' UNION ALL ');
       case 'join':
@@ -75,8 +96,11 @@ class Generator {
         const items = rel.functions.map((fn, i) => `${windowSql(this.writer, fn)} AS ${id(rel.columns[rel.input.columns.length + i]!.id)}`);
         return `SELECT *, ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
       }
-      case 'expand':
-        return expandSql(this.writer, rel, this.kept(rel), this.rel(rel.input));
+      case 'expand': {
+        const kept = this.kept(rel);
+        const reads = [...rel.expansions.map((expansion) => expansion.expr), ...kept.flatMap((i) => (rel.outputs[i]!.kind === 'input' ? [rel.outputs[i]!.expr] : []))];
+        return expandSql(this.writer, rel, kept, `SELECT * FROM ${this.from(rel.input, reads)}`);
+      }
       case 'series':
         return seriesSql(this.writer, rel, this.rel(rel.input));
     }
@@ -108,11 +132,15 @@ class Generator {
   }
 
   private sort(rel: Extract<Rel, { op: 'sort' }>): string {
+    const from = this.from(rel.input, rel.keys.map((key) => key.expr));
     const keys = rel.keys.map((key) => `${this.expr(key.expr)} ${key.desc ? 'DESC' : 'ASC'} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`);
-    return `SELECT * FROM (${this.rel(rel.input)}) AS t ORDER BY ${keys.join(', ')}`;
+    return `SELECT * FROM ${from} ORDER BY ${keys.join(', ')}`;
   }
 
   private join(rel: Extract<Rel, { op: 'join' }>): string {
+    // Each side with the price table joined when its keys look models up.
+    const leftSql = `SELECT * FROM ${this.from(rel.left, rel.keys.map((key) => key.left))}`;
+    let rightSql = `SELECT * FROM ${this.from(rel.right, rel.keys.map((key) => key.right))}`;
     // Right semi and anti joins are written as their left forms with the sides swapped.
     const swapped = rel.kind === 'rightsemi' || rel.kind === 'rightanti';
     const leftAlias = swapped ? 'r' : 'l';
@@ -121,7 +149,6 @@ class Generator {
     const right = this.writer.withColumns((columnId) => `r.${id(columnId)}`);
     const equals = rel.nullSafe ? 'IS NOT DISTINCT FROM' : '=';
     const on = rel.keys.map((key) => `${left.write(key.left)} ${equals} ${right.write(key.right)}`).join(' AND ');
-    let rightSql = this.rel(rel.right);
     if (rel.kind === 'innerunique') {
       // One right row per key: the first match, as Axiom describes innerunique.
       const partition = rel.keys.map((key) => this.expr(key.right)).join(', ');
@@ -142,8 +169,8 @@ class Generator {
       leftanti: 'ANTI JOIN',
       rightanti: 'ANTI JOIN',
     };
-    const first = `(${swapped ? rightSql : this.rel(rel.left)}) AS ${leftAlias}`;
-    const second = `(${swapped ? this.rel(rel.left) : rightSql}) AS ${rightAlias}`;
+    const first = `(${swapped ? rightSql : leftSql}) AS ${leftAlias}`;
+    const second = `(${swapped ? leftSql : rightSql}) AS ${rightAlias}`;
     return `SELECT ${items.join(', ')} FROM ${first} ${kinds[rel.kind]} ${second} ON ${on || 'TRUE'}`;
   }
 
@@ -152,9 +179,34 @@ class Generator {
       const items = rel.columns.map((column) => `CAST(NULL AS ${SQL_TYPE[column.type]}) AS ${id(column.id)}`);
       return `SELECT ${items.join(', ')} WHERE FALSE`;
     }
+    // Rows that look models up (`print genai_cost(...)`) are each a SELECT over one row with the
+    // price table joined.
+    const lookups = rel.rows.map((row) => joinPriceLookups(this.writer, 'SELECT 1 AS one', 't', row, () => this.lookups++));
+    if (lookups.some((from) => from !== undefined)) {
+      return rel.rows
+        .map((row, r) => {
+          const items = row.map((value, i) => `CAST(${this.expr(value)} AS ${SQL_TYPE[rel.columns[i]!.type]}) AS ${id(rel.columns[i]!.id)}`);
+          return `SELECT ${items.join(', ')} FROM ${lookups[r] ?? '(SELECT 1 AS one) AS t'}`;
+        })
+        .join(' UNION ALL ');
+    }
     // Each value is cast to its column's type so every row of VALUES agrees.
     const rows = rel.rows.map((row) => `(${row.map((value, i) => `CAST(${this.expr(value)} AS ${SQL_TYPE[rel.columns[i]!.type]})`).join(', ')})`);
     return `SELECT * FROM (VALUES ${rows.join(', ')}) AS v(${rel.columns.map((c) => id(c.id)).join(', ')})`;
+  }
+}
+
+/** True when the rows of `rel` come in the order of a sort, which nodes above it keep. */
+function keepsOrder(rel: Rel): boolean {
+  switch (rel.op) {
+    case 'sort':
+      return true;
+    case 'limit':
+    case 'filter':
+    case 'project':
+      return keepsOrder(rel.input);
+    default:
+      return false;
   }
 }
 

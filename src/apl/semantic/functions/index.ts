@@ -7,6 +7,8 @@ import { ARRAY_FUNCTIONS, ARRAY_MATH_FUNCTIONS } from './arrays';
 import { CONDITIONAL_FUNCTIONS } from './conditional';
 import { CONVERSION_FUNCTIONS } from './conversion';
 import { DATETIME_FUNCTIONS } from './datetime';
+import { GENAI_MESSAGE_FUNCTIONS } from './genai-messages';
+import { GENAI_PRICING_FUNCTIONS } from './genai-pricing';
 import { HASH_FUNCTIONS } from './hash';
 import { IP_FUNCTIONS } from './ip';
 import { MATH_FUNCTIONS } from './math';
@@ -39,6 +41,7 @@ export const SCALAR_FUNCTION_FAMILIES: Readonly<Record<string, ScalarFamily>> = 
   'time series': SERIES_FUNCTIONS,
   rounding: ROUNDING_FUNCTIONS,
   type: TYPE_FUNCTIONS,
+  GenAI: { ...GENAI_PRICING_FUNCTIONS, ...GENAI_MESSAGE_FUNCTIONS },
 };
 
 /** APL function name → type rule, over every family. */

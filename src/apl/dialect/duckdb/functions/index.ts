@@ -7,6 +7,8 @@ import { CONDITIONAL_RULES } from './conditional';
 import { CONVERSION_RULES } from './conversion';
 import { DATETIME_RULES } from './datetime';
 import { DYNAMIC_RULES } from './dynamic';
+import { GENAI_PRICE_RULES } from '../pricing';
+import { GENAI_MESSAGE_RULES } from './genai';
 import { HASH_RULES } from './hash';
 import { IP_RULES } from './ip';
 import { MATH_RULES } from './math';
@@ -39,6 +41,7 @@ export const DUCKDB_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   ip: IP_RULES,
   sql: SQL_RULES,
   series: SERIES_RULES,
+  genai: { ...GENAI_PRICE_RULES, ...GENAI_MESSAGE_RULES },
 };
 
 /** Canonical call name → DuckDB SQL rule. */
