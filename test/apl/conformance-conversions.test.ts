@@ -75,6 +75,9 @@ describe('to<type>', () => {
     ['tohex(255)', 'ff'],
     ['tohex(-546)', (2n ** 64n - 546n).toString(16)],
     ['tohex(12345, 8)', (12345).toString(16).padStart(8, '0')],
+    // A width read from a field (42 here), and a null width, which pads nothing.
+    ['tohex(26, n)', (26).toString(16).padStart(42, '0')],
+    ['tohex(255, int(null))', 'ff'],
     ["dynamic_to_json(dynamic({'b': {'z': 1, 'a': [3, {'y': 0, 'x': 1}]}, 'a': true}))", '{"a":true,"b":{"a":[3,{"x":1,"y":0}],"z":1}}'],
     ['dynamic_to_json(42)', '42'],
     // The type-named spellings and Kusto's older names.

@@ -142,6 +142,8 @@ export const CONVERSION_RULES: RuleTable = {
     const values = `concat('[', arrayStringConcat(arrayMap(kv -> kv.2, JSONExtractKeysAndValuesRaw(${notNull(a(0))})), ','), ']')`;
     return `multiIf(${a(0)} IS NULL, '[]', ${jsonType(a(0))} = 'Array', ${a(0)}, ${jsonType(a(0))} = 'Object', ${values}, ${jsonType(a(0))} = 'Null', '[]', concat('[', ${a(0)}, ']'))`;
   },
-  // ClickHouse writes whole bytes (0100); DuckDB, like Kusto, no leading zeros (100).
-  tohex: (_w, _e, a) => bindSql(`if(${a(0)} = 0, '0', trimLeft(lower(hex(${a(0)})), '0'))`, 'h', `leftPad(h, toUInt64(greatest(${a(1)}, length(h))), '0')`),
+  // ClickHouse writes whole bytes (0100); DuckDB, like Kusto, no leading zeros (100). The width
+  // may be a column (leftPad wants a constant) and a null width pads nothing, as on DuckDB.
+  tohex: (_w, _e, a) =>
+    bindSql(`if(${a(0)} = 0, '0', trimLeft(lower(hex(${a(0)})), '0'))`, 'h', `concat(repeat('0', toUInt64(greatest(ifNull(${a(1)}, 0) - toInt64(length(h)), 0))), h)`),
 };
