@@ -1,5 +1,6 @@
 // A QueryRunner over a ClickHouse executor (a server or chdb). The time budget is given to
-// ClickHouse itself (`max_execution_time`), which stops the statement inside the engine;
+// ClickHouse itself (`max_execution_time`), which stops the statement inside the engine, and
+// checked again when the answer arrives;
 // values come back as the engine's other runners give them (64-bit integers as bigint).
 import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, decodeRows } from '../../events/clickhouse/executor';
 import { resultTooLarge, rowBytes } from '../../events/store/result-size';
@@ -17,11 +18,15 @@ export function createClickHouseRunner(executor: ClickHouseExecutor): QueryRunne
   return {
     async run(statement, { timeoutMs, signal, maxResultBytes }) {
       if (statement.params.length) throw new Error('the ClickHouse dialect writes values into the statement, never as parameters');
+      const started = performance.now();
       try {
         const result = await executor.query(statement.sql, {
           settings: { max_execution_time: Math.max(0.001, timeoutMs / 1000), timeout_overflow_mode: 'throw' },
           ...(signal ? { signal } : {}),
         });
+        // ClickHouse checks max_execution_time between blocks, so a statement can finish past
+        // it; past the budget is a timeout, as on DuckDB when the interrupt lands late.
+        if (performance.now() - started > timeoutMs) throw timedOut(`the query ran longer than its time budget of ${timeoutMs} ms and was cancelled`);
         const rows = decodeRows(result, 'nanos') as RowValue[][];
         if (maxResultBytes !== undefined) {
           let bytes = 0;
