@@ -7,7 +7,7 @@ import type { AplType, Rel, TExpr } from '../../semantic/plan';
 import type { ExprWriter } from './expressions';
 import { floorDiv } from './formatting';
 import { convertSql, jsonType, notNull, whenNotNull } from './functions';
-import { escapeClass, escapeRegex, WORD } from './regex';
+import { escapeClass, escapeRegex, WORD } from '../regex';
 
 type CallExpr = Extract<TExpr, { kind: 'call' }>;
 type Rule = (w: ExprWriter, e: CallExpr, a: (i: number) => string) => string;

@@ -4,20 +4,14 @@
 import { quoteIdentifier } from '../../../events/layout';
 import type { AplType, Rel, TExpr } from '../../semantic/plan';
 import type { ExprWriter } from './expressions';
-import { convertSql, escapeRegex } from './functions';
+import { escapeClass, escapeRegex, WORD } from '../regex';
+import { convertSql } from './functions';
 
 type CallExpr = Extract<TExpr, { kind: 'call' }>;
 type Rule = (w: ExprWriter, e: CallExpr, a: (i: number) => string) => string;
 
 /** Binds `value` once as `name` inside `body` (a one-element list transformed by a lambda). */
 const bind = (value: string, name: string, body: string) => `(list_transform([${value}], lambda ${name}: ${body})[1])`;
-
-const WORD = '\\pL\\pN';
-
-/** A character escaped for use inside a regex character class. */
-function escapeClass(text: string): string {
-  return text.replace(/[\\\]^\-[]/g, '\\$&');
-}
 
 /** The value of one key in key/value text: a quoted value (escapes undone) or a trimmed plain one. */
 function kvExtractSql(w: ExprWriter, text: string, o: Record<string, unknown>): string {

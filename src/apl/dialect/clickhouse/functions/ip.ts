@@ -5,7 +5,7 @@
 // play. Text that is not an address gives null (or false/"" where the function's page says
 // so), never an error. GeoIP lookups need the MMDB reader and are not written here.
 import { literalString } from '../expressions';
-import { escapeRegex } from '../regex';
+import { escapeRegex } from '../../regex';
 import { jsonType } from './json';
 import { bindSql, type RuleTable } from './rule';
 

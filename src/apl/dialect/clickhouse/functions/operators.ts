@@ -2,7 +2,7 @@
 // operators (contains, has and their variants, regex matches), in/between and arithmetic.
 import type { TExpr } from '../../../semantic/plan';
 import { type ExprWriter, literalString } from '../expressions';
-import { termRegex, WORD } from '../regex';
+import { termRegex, WORD } from '../../regex';
 import { type CallExpr, negatable, regexArg, type Rule, type RuleTable, safeDivisor } from './rule';
 
 function termOperator(kind: 'has' | 'hasprefix' | 'hassuffix', caseSensitive: boolean): Rule {

@@ -3,7 +3,7 @@
 // (base64, code points) gives null for its row instead of failing the query. Constant regexes
 // and texts go through `w.constant`, which quotes them for ClickHouse.
 import { type ExprWriter, literalString } from '../expressions';
-import { captureGroups, overlapsItself, rewriteOf } from '../regex';
+import { captureGroups, overlapsItself, rewriteOf } from '../../regex';
 import { trimmed } from './conversion';
 import { jsonText, jsonType } from './json';
 import { bindSql, notNull, regexArg, type RuleTable, whenNotNull } from './rule';

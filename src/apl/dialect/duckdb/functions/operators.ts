@@ -2,17 +2,9 @@
 // operators (contains, has and their variants, regex matches), in/between and arithmetic.
 import type { TExpr } from '../../../semantic/plan';
 import type { ExprWriter } from '../expressions';
+import { termRegex, WORD } from '../../regex';
 import { literalString } from '../values';
-import { type CallExpr, escapeRegex, negatable, regexArg, type Rule, type RuleTable } from './rule';
-
-const WORD = '\\pL\\pN';
-
-/** The regex of Kusto's term operators for a constant term: word boundaries around the term. */
-function termRegex(term: string, kind: 'has' | 'hasprefix' | 'hassuffix', caseSensitive: boolean): string {
-  const boundaryBefore = kind !== 'hassuffix' && /^[\p{L}\p{N}]/u.test(term) ? `(?:^|[^${WORD}])` : '';
-  const boundaryAfter = kind !== 'hasprefix' && /[\p{L}\p{N}]$/u.test(term) ? `(?:$|[^${WORD}])` : '';
-  return `${caseSensitive ? '' : '(?i)'}${boundaryBefore}${escapeRegex(term)}${boundaryAfter}`;
-}
+import { type CallExpr, negatable, regexArg, type Rule, type RuleTable } from './rule';
 
 function termOperator(kind: 'has' | 'hasprefix' | 'hassuffix', caseSensitive: boolean): Rule {
   return (w, e, a) => {

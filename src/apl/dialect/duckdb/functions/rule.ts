@@ -10,10 +10,7 @@ export type Rule = (w: ExprWriter, e: CallExpr, a: (i: number) => string) => str
 /** A family's table: canonical call name → SQL rule. */
 export type RuleTable = Record<string, Rule>;
 
-/** Escapes a literal for use inside a regular expression (RE2). */
-export function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
-}
+export { escapeRegex } from '../../regex';
 
 /** A regex operand: constant patterns are inlined so DuckDB compiles them once. */
 export function regexArg(w: ExprWriter, expr: TExpr, sql: () => string): string {

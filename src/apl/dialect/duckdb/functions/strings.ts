@@ -1,6 +1,7 @@
 // String functions: slicing, concatenation, search and replace, regexes, trims, URLs and
 // paths, CSV, base64, byte sizes, quoting and code points. Text that cannot be decoded
 // (base64, URL escapes) gives null for its row instead of failing the query.
+import { captureGroups, overlapsItself, rewriteOf } from '../../regex';
 import { literalString } from '../values';
 import { regexArg, type RuleTable } from './rule';
 
@@ -48,46 +49,6 @@ function parseBytesSql(s: string, base: number): string {
   const value = `list_transform([${match}], lambda m: TRY_CAST(round(TRY_CAST(m.n AS DOUBLE) * ${factor}) AS BIGINT))[1]`;
   // Text that is not a size parses as 0, as Axiom documents.
   return `CASE WHEN ${s} IS NULL THEN NULL ELSE coalesce(${value}, 0) END`;
-}
-
-/** Whether two occurrences of the term can overlap: some proper prefix is also a suffix. */
-function overlapsItself(term: string): boolean {
-  const chars = [...term];
-  for (let k = 1; k < chars.length; k++) if (chars.slice(0, k).join('') === chars.slice(chars.length - k).join('')) return true;
-  return false;
-}
-
-/** How many capture groups a regex has (for extract_all's result shape). */
-function captureGroups(regex: string): number {
-  let count = 0;
-  for (let i = 0; i < regex.length; i++) {
-    if (regex[i] === '\\') {
-      i++;
-      continue;
-    }
-    if (regex[i] === '(' && (regex[i + 1] !== '?' || regex[i + 2] === 'P' || regex[i + 2] === '<')) count++;
-  }
-  return count;
-}
-
-/**
- * A rewrite in RE2's form: `$1` and `\1` refer to groups, a backslash before anything else is
- * a literal backslash (so `*` or `\.` in a rewrite stay text).
- */
-export function rewriteOf(rewrite: string): string {
-  let out = '';
-  for (let i = 0; i < rewrite.length; i++) {
-    const c = rewrite[i]!;
-    const next = rewrite[i + 1];
-    if ((c === '$' || c === '\\') && next !== undefined && /\d/.test(next)) {
-      out += `\\${next}`;
-      i++;
-    } else if (c === '\\') {
-      out += '\\\\';
-      if (next === '\\') i++;
-    } else out += c;
-  }
-  return out;
 }
 
 /** The ends of a path: scheme, root, directory, file name and extension (Kusto's parse_path). */

@@ -1,5 +1,5 @@
-// Regular expression text both ClickHouse and DuckDB read the same way (RE2): escaping a literal,
-// Kusto's term boundaries, counting capture groups.
+// Regular expression text both dialects write the same way (DuckDB and ClickHouse both read RE2):
+// escaping a literal, Kusto's term boundaries, counting capture groups, rewrites.
 
 /** Escapes a literal for use inside a regular expression. */
 export function escapeRegex(text: string): string {
