@@ -1,19 +1,8 @@
 // Datetime functions: period boundaries, parts, calendar arithmetic, Unix epochs, formatting.
 // Datetimes are Int64 nanoseconds since the epoch (see ../expressions.ts).
 import { asDateTime, floorDiv, formatDateTimeSql, formatTimespanSql } from '../formatting';
+import { PERIOD_MONTHS as MONTHS, PERIOD_NANOS as NANOS } from '../../arguments';
 import type { RuleTable } from './rule';
-
-const NANOS: Record<string, bigint> = {
-  nanosecond: 1n,
-  microsecond: 1_000n,
-  millisecond: 1_000_000n,
-  second: 1_000_000_000n,
-  minute: 60_000_000_000n,
-  hour: 3_600_000_000_000n,
-  day: 86_400_000_000_000n,
-  week: 604_800_000_000_000n,
-};
-const MONTHS: Record<string, number> = { month: 1, quarter: 3, year: 12 };
 
 /** Nanoseconds of a Date32 or DateTime64 value. */
 const nanosOf = (date: string) => `toUnixTimestamp64Nano(toDateTime64(${date}, 9, 'UTC'))`;

@@ -32,18 +32,7 @@ export function negatable(e: CallExpr, subject: string, positive: string): strin
 /** Division whose zero divisor gives null, as in DuckDB (ClickHouse would give inf or fail). */
 export const safeDivisor = (b: string) => `if(${b} = 0, NULL, ${b})`;
 
-/** `a(i)`: the SQL of argument i, written on first use and reused after. */
-export function argumentWriter(w: ExprWriter, args: TExpr[]): (i: number) => string {
-  const cache = new Map<number, string>();
-  return (i) => {
-    let sql = cache.get(i);
-    if (sql === undefined) {
-      sql = w.write(args[i]!);
-      cache.set(i, sql);
-    }
-    return sql;
-  };
-}
+export { argumentWriter } from '../../arguments';
 
 /** `body` with `name` bound to the value of `value`, computed once per row. */
 export function bindSql(value: string, name: string, body: string): string {

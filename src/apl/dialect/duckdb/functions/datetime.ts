@@ -1,18 +1,7 @@
 // Datetime functions: period boundaries, parts, calendar arithmetic, Unix epochs, formatting.
 import { formatDateTimeSql, formatTimespanSql } from '../formatting';
+import { PERIOD_MONTHS as MONTHS, PERIOD_NANOS as NANOS } from '../../arguments';
 import type { RuleTable } from './rule';
-
-const NANOS: Record<string, bigint> = {
-  nanosecond: 1n,
-  microsecond: 1_000n,
-  millisecond: 1_000_000n,
-  second: 1_000_000_000n,
-  minute: 60_000_000_000n,
-  hour: 3_600_000_000_000n,
-  day: 86_400_000_000_000n,
-  week: 604_800_000_000_000n,
-};
-const MONTHS: Record<string, number> = { month: 1, quarter: 3, year: 12 };
 
 /** Floor division of nanoseconds, correct before 1970 too. */
 const floorDiv = (x: string, unit: bigint) => `((${x}) // ${unit} - CASE WHEN (${x}) % ${unit} < 0 THEN 1 ELSE 0 END)`;
