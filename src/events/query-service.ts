@@ -177,12 +177,13 @@ export class QueryService {
   }
 
   /**
-   * Engine dependencies for one query; `resolved` collects, per dataset it reads, the read of what
-   * users set on its fields, started as soon as the dataset is known so that it overlaps the
-   * statement instead of following it (one round trip less on a networked relational store).
+   * Engine dependencies for one query. `resolved`, when given, collects per dataset it reads the
+   * read of what users set on its fields, started as soon as the dataset is known so that it
+   * overlaps the statement instead of following it (one round trip less on a networked
+   * relational store); checking a query without running it reads none.
    * Names that are not datasets are left out of `resolveDatasets` for `resolveViews` to find.
    */
-  private deps(principal: Principal, resolved = new Map<string, Promise<FieldDescription[]>>()): EngineDeps {
+  private deps(principal: Principal, resolved?: Map<string, Promise<FieldDescription[]>>): EngineDeps {
     return {
       resolveDatasets: async (names) => {
         const schemas = await Promise.all(
@@ -193,7 +194,7 @@ export class QueryService {
             });
             if (!dataset) return undefined;
             requireEventsDataset(dataset);
-            if (!resolved.has(dataset.name)) {
+            if (resolved && !resolved.has(dataset.name)) {
               const described = this.repository.fields.described(dataset.id);
               // Awaited after the statement; a query failing first must not leave it unhandled.
               described.catch(() => undefined);
