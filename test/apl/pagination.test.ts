@@ -129,6 +129,25 @@ describe('cursor pagination', () => {
   });
 });
 
+describe('rows a take picks without an order', () => {
+  it('come newest first, equal times by row id, and a smaller page keeps the newest of them', async () => {
+    // Every event is picked (the take exceeds the dataset), so the expected order is fixed.
+    const all = await db.query(`['big'] | take ${COUNT + 5}`, { limit: COUNT + 5 });
+    expect(rowIds(all)).toEqual(newestFirst());
+    expect(all.status.isPartial).toBe(false);
+    const page = await db.query(`['big'] | take ${COUNT + 5}`, { limit: 10 });
+    expect(rowIds(page)).toEqual(newestFirst().slice(0, 10));
+    expect(page.status.isPartial).toBe(true);
+  });
+
+  it('are ordered newest first whichever rows a small take picks', async () => {
+    const result = await db.query("['big'] | where n % 1000 == 0 | take 20");
+    const times = result.events!.time;
+    expect(times.length).toBe(20);
+    for (let i = 1; i < times.length; i++) expect(times[i - 1]! >= times[i]!).toBe(true);
+  });
+});
+
 describe('timestamp pagination', () => {
   async function timestampWalk(apl: string, pageSize: number, move: 'endTime' | 'startTime') {
     const seen = new Map<bigint, number>();

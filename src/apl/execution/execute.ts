@@ -76,6 +76,8 @@ export interface PreparedQuery {
   statement: CompiledSql;
   columns: RelColumn[];
   identityPositions?: IdentityPositions;
+  /** The statement's rows are to be put newest first (by time, then row id) once read. */
+  newestFirst?: boolean;
   /** Rows the caller gets at most; one more is fetched to know whether the result was cut. */
   effectiveLimit: number;
   window: { startNanos?: bigint; endNanos?: bigint };
@@ -100,6 +102,7 @@ export async function executeQuery(query: Query, request: Omit<AplRequest, 'apl'
   };
   const prepared = await prepareQuery(query, request, deps);
   const rows = await runStatement(prepared.statement, request, deps, Math.ceil(remaining()));
+  if (prepared.newestFirst && prepared.identityPositions) sortNewestFirst(rows, prepared.identityPositions);
   const result = buildResult(prepared, rows, request, deps, started);
   remaining();
   return result;
@@ -136,9 +139,13 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
 
   // Events come newest first unless the query orders them itself; rows a `take` or `sample`
   // picked without an order are put newest first too, whatever order the store read them in.
+  // Those are few (the query bounds them), and are ordered once read: a sort in the engine
+  // costs more than the whole statement of a small `take`.
+  let newestFirst = false;
   if (analyzed.identity && (!analyzed.explicitOrder || analyzed.order.length === 0)) {
     const { timeId, rowIdId } = analyzed.identity;
-    rel = {
+    if (analyzed.explicitOrder && analyzed.limit !== undefined) newestFirst = true;
+    else rel = {
       op: 'sort',
       columns: rel.columns,
       input: rel,
@@ -150,7 +157,8 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   }
 
   const effectiveLimit = limitFor(analyzed, request.limit, deps.maxQueryRows);
-  if (analyzed.limit === undefined || effectiveLimit < analyzed.limit) {
+  // Rows ordered once read are cut once ordered (buildResult), not before.
+  if (!newestFirst && (analyzed.limit === undefined || effectiveLimit < analyzed.limit)) {
     rel = { op: 'limit', columns: rel.columns, input: rel, count: effectiveLimit + 1 };
   }
 
@@ -160,7 +168,17 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
     maxStringBytes: limits.maxStringBytes,
     ...(boundaries ? { priceBoundaries: boundaries } : {}),
   });
-  return { analyzed, statement, columns, ...(identity ? { identityPositions: identity } : {}), effectiveLimit, window, nowNanos: now, datasets: schemas };
+  return {
+    analyzed,
+    statement,
+    columns,
+    ...(identity ? { identityPositions: identity } : {}),
+    ...(newestFirst ? { newestFirst } : {}),
+    effectiveLimit,
+    window,
+    nowNanos: now,
+    datasets: schemas,
+  };
 }
 
 /**
@@ -330,6 +348,18 @@ function decodeColumn(rows: RowValue[][], index: number, type: AplType): unknown
     values[i] = value === null || value === undefined ? null : decode(value);
   }
   return values;
+}
+
+/** Orders rows by event time, then row id, both descending, rows without a time last. */
+function sortNewestFirst(rows: RowValue[][], positions: IdentityPositions): void {
+  const keyed = rows.map((row) => ({ row, time: optionalBigInt(row[positions.time]), rowId: optionalBigInt(row[positions.rowId]) }));
+  const descending = (a: bigint | undefined, b: bigint | undefined) => (a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a > b ? -1 : 1);
+  keyed.sort((a, b) => descending(a.time, b.time) || descending(a.rowId, b.rowId));
+  for (let i = 0; i < rows.length; i++) rows[i] = keyed[i]!.row;
+}
+
+function optionalBigInt(value: RowValue | undefined): bigint | undefined {
+  return value === null || value === undefined ? undefined : asBigInt(value);
 }
 
 function bigintColumn(rows: RowValue[][], index: number): bigint[] {
