@@ -3,12 +3,14 @@
 // may do for this request. This runs on every request, so it reads through
 // the repository layer (prepared statements on SQLite, ~10 µs each; indexed queries on
 // PostgreSQL) rather than Prisma (~1 ms). Nothing is cached: a token revoked, a membership,
-// role or group changed through any instance counts from the next request on.
+// role or group changed through any instance counts from the next request on (only the
+// arithmetic over the rows read is remembered).
 //
 // A personal token holds the union of its user's base role and the roles of their groups in
 // the organization. An API token holds its own capabilities intersected with those of the user
 // who created it, as that user stands now: it never does more than its creator could, and it
 // stops working when its creator leaves the organization.
+import { BoundedMemo, deepFreeze } from '../bounded-memo';
 import type { Repository, RoleGrant, TokenRow } from '../db/repository';
 import { forbidden, invalidInput, unauthenticated } from '../errors';
 import { type CapabilitySet, capabilitySetOf, intersectionOf, unionOf } from './capabilities';
@@ -58,6 +60,31 @@ export function accessOf(grants: readonly RoleGrant[]): MemberAccess | undefined
   if (!base) return undefined;
   const sets = grants.map((grant) => (grant.custom ? capabilitySetOf(grant.custom) : baseRoleCapabilities(grant.role)));
   return { role: base.role, capabilities: unionOf(sets) };
+}
+
+// What the stored grants and token capabilities allow is recomputed from the rows read on every
+// request, so nothing can go stale; only the arithmetic over the same rows is remembered.
+const SEPARATOR = '\u0000';
+const accessByGrants = new BoundedMemo<MemberAccess | null>(1024);
+const capabilitiesByToken = new BoundedMemo<CapabilitySet>(1024);
+
+function grantsKey(grants: readonly RoleGrant[]): string {
+  return grants
+    .map((grant) => [grant.via, grant.role, grant.custom?.datasetCapabilities ?? '', grant.custom?.orgCapabilities ?? '', grant.custom?.viewCapabilities ?? ''].join(SEPARATOR))
+    .join(SEPARATOR + SEPARATOR);
+}
+
+function rememberedAccessOf(grants: readonly RoleGrant[]): MemberAccess | undefined {
+  return accessByGrants.get(grantsKey(grants), () => deepFreeze(accessOf(grants) ?? null)) ?? undefined;
+}
+
+/** An API token's own capabilities, bounded by its creator's access (when it has a creator). */
+function rememberedTokenCapabilities(token: TokenRow, creatorGrants: readonly RoleGrant[] | undefined, creator: MemberAccess | undefined): CapabilitySet {
+  const key = [token.datasetCapabilities, token.orgCapabilities, token.viewCapabilities, creatorGrants ? grantsKey(creatorGrants) : ''].join(SEPARATOR + SEPARATOR + SEPARATOR);
+  return capabilitiesByToken.get(key, () => {
+    const own = capabilitySetOf(token);
+    return deepFreeze(creator ? intersectionOf(own, creator.capabilities) : own);
+  });
 }
 
 export class Authenticator {
@@ -124,7 +151,7 @@ export class Authenticator {
 
   /** What a user holds in an organization right now, or undefined when they are not a member. */
   async memberAccess(orgId: string, userId: string): Promise<MemberAccess | undefined> {
-    return accessOf(await this.repository.access.grantsOf(orgId, userId));
+    return rememberedAccessOf(await this.repository.access.grantsOf(orgId, userId));
   }
 
   private async personalPrincipal(identity: Identity, orgId: string): Promise<Principal | undefined> {
@@ -135,11 +162,14 @@ export class Authenticator {
 
   private async apiPrincipal(identity: Identity): Promise<Principal> {
     const { token } = identity;
-    let capabilities = capabilitySetOf(token);
+    let capabilities: CapabilitySet;
     if (token.createdBy) {
-      const creator = await this.memberAccess(token.orgId!, token.createdBy);
+      const grants = await this.repository.access.grantsOf(token.orgId!, token.createdBy);
+      const creator = rememberedAccessOf(grants);
       if (!creator) throw unauthenticated('API token is no longer valid: the user who created it is not a member of the organization');
-      capabilities = intersectionOf(capabilities, creator.capabilities);
+      capabilities = rememberedTokenCapabilities(token, grants, creator);
+    } else {
+      capabilities = rememberedTokenCapabilities(token, undefined, undefined);
     }
     return { tokenId: token.id, kind: 'api', orgId: token.orgId!, userId: token.createdBy, ...capabilities };
   }

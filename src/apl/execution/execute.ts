@@ -1,6 +1,7 @@
 // Runs one query end to end: parse, resolve datasets, analyze, apply the request (time range,
 // cursor, limits), compile for the dialect, execute within the time budget, and shape the
 // answer as a QueryResult.
+import { BoundedMemo, deepFreeze } from '../../bounded-memo';
 import { type DatasetSchema, SYSTEM_FIELDS } from '../../events/layout';
 import { DomainError, invalidInput, notFound, timedOut, unavailable } from '../../errors';
 import { type CompiledSql, type SqlDialect, STRING_TOO_LONG } from '../dialect/dialect';
@@ -85,10 +86,22 @@ export interface PreparedQuery {
   datasets: DatasetSchema[];
 }
 
+/** Syntax trees of query texts seen recently, per set of limits (dashboards and clients repeat their queries). */
+const parsedTexts = new WeakMap<QueryLimits, BoundedMemo<Query>>();
+
+/** The syntax tree of a query text, shared and frozen (nothing downstream changes it). */
+function parseRemembered(text: string, limits: QueryLimits): Query {
+  let memo = parsedTexts.get(limits);
+  if (!memo) parsedTexts.set(limits, (memo = new BoundedMemo<Query>(256)));
+  // Long texts are parsed each time: they are rarely repeated and would take the memory.
+  if (text.length > 4096) return parseQuery(text, limits);
+  return memo.get(text, () => deepFreeze(parseQuery(text, limits)));
+}
+
 /** Parses and runs an APL query. */
 export async function executeApl(request: AplRequest, deps: EngineDeps): Promise<QueryResult> {
   const started = performance.now();
-  const query = parseQuery(request.apl, deps.limits ?? DEFAULT_QUERY_LIMITS);
+  const query = parseRemembered(request.apl, deps.limits ?? DEFAULT_QUERY_LIMITS);
   return executeQuery(query, request, deps, started);
 }
 

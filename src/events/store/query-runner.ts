@@ -93,7 +93,9 @@ export class QueryRunner {
       } else {
         result = await connection.run(sql, params);
       }
-      const columns = result.columnNames().map((name, index) => ({ name, type: result.columnType(index).toString() }));
+      // Read from DuckDB only when asked for: the query engine knows its columns already.
+      let columns: QueryColumn[] | undefined;
+      const columnsOf = () => (columns ??= result.columnNames().map((name, index) => ({ name, type: result.columnType(index).toString() })));
       const rows: unknown[][] = [];
       let bytes = 0;
       for (const chunk of chunksOf(result)) {
@@ -115,7 +117,12 @@ export class QueryRunner {
           rows.push(row);
         }
       }
-      return { columns, rows };
+      return {
+        get columns() {
+          return columnsOf();
+        },
+        rows,
+      };
     } catch (error) {
       // A kept statement that failed is prepared afresh next time (its tables may have changed).
       if (prepared) this.statements.forget(connection, sql);
