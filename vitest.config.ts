@@ -41,6 +41,15 @@ const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/monitors/{threshold,match}.test.ts',
 ];
 
+// Suites that run a third time with both: events in chdb and the relational store in PostgreSQL,
+// the configuration several instances share (the API's datasets, ingest, queries and monitors).
+const CHDB_POSTGRES_SUITES = process.env.CHDB_POSTGRES_TEST_SUITES?.split(',') ?? [
+  'test/datasets/*.test.ts',
+  'test/events/http-ingest.test.ts',
+  'test/queries/*.test.ts',
+  'test/monitors/threshold.test.ts',
+];
+
 /** True when the optional chdb package is installed (CI installs it; elsewhere it may be absent). */
 function chdbAvailable(): boolean {
   try {
@@ -80,6 +89,20 @@ export default defineConfig({
       // Skipped with a message when PostgreSQL is not installed (an error in CI).
       ...(postgresAvailable()
         ? [
+            // The scale-out configuration whole: events in ClickHouse (chdb), the rest in PostgreSQL.
+            ...(chdbAvailable()
+              ? [
+                  {
+                    extends: true as const,
+                    test: {
+                      name: 'chdb-postgres',
+                      include: CHDB_POSTGRES_SUITES,
+                      env: { TEST_EVENT_STORE: 'chdb', TEST_DATABASE: 'postgres' },
+                      globalSetup: ['test/helpers/postgres-setup.ts'],
+                    },
+                  },
+                ]
+              : []),
             {
               extends: true as const,
               test: {
