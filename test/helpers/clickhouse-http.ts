@@ -20,6 +20,12 @@ export interface ClickHouseHttp {
   url: string;
   /** Statements received, in order (settings clauses included). */
   statements: string[];
+  /**
+   * Makes statements matching `pattern` fail with ClickHouse's error `code` (named `name`) and
+   * `message`, as a server in trouble answers (out of memory, too many parts...), until the
+   * returned function is called.
+   */
+  inject(pattern: RegExp, error: { code: number; name: string; message: string }): () => void;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,7 @@ export async function startClickHouseHttp(database = 'eventdeck'): Promise<Click
   await session.queryAsync(`CREATE DATABASE IF NOT EXISTS ${database}`, { format: 'Null' });
   await session.queryAsync(`USE ${database}`, { format: 'Null' });
   const statements: string[] = [];
+  const faults = new Set<{ pattern: RegExp; error: { code: number; name: string; message: string } }>();
   // chdb runs one statement at a time; requests wait their turn.
   let turn = Promise.resolve();
 
@@ -54,6 +61,13 @@ export async function startClickHouseHttp(database = 'eventdeck'): Promise<Click
         const isInsert = /^\s*INSERT\b/i.test(head ?? sql);
         const statement = isInsert && head ? `${withSettings(head, settings)}${body ? `\n${body}` : ''}` : withSettings(sql, settings);
         statements.push(statement);
+        const fault = [...faults].find((candidate) => candidate.pattern.test(statement));
+        if (fault) {
+          const { code, name, message } = fault.error;
+          response.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8', 'X-ClickHouse-Exception-Code': String(code) });
+          response.end(`Code: ${code}. DB::Exception: ${message}. (${name}) (version 26.1.1.1 (official build))\n`);
+          return;
+        }
         try {
           const format = /\s+FORMAT\s+(\w+)\s*$/i.exec(sql)?.[1];
           const result = await session.queryAsync(statement, isInsert || !format ? { format: 'Null' } : { format });
@@ -75,6 +89,11 @@ export async function startClickHouseHttp(database = 'eventdeck'): Promise<Click
   return {
     url: `http://default:@127.0.0.1:${port}/${database}`,
     statements,
+    inject(pattern, error) {
+      const fault = { pattern, error };
+      faults.add(fault);
+      return () => faults.delete(fault);
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,16 +3,20 @@
 // checked again when the answer arrives;
 // values come back as the engine's other runners give them (64-bit integers as bigint).
 import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, decodeRows } from '../../events/clickhouse/executor';
+import { clickhouseMessage } from '../../events/clickhouse/failures';
 import { resultTooLarge, rowBytes } from '../../events/store/result-size';
 import { invalidInput, timedOut } from '../../errors';
 import { STRING_TOO_LONG } from '../dialect/dialect';
 import type { QueryRunner, RowValue } from './runner';
 
 /**
- * ClickHouse errors caused by the data meeting the query (a value that does not parse, a
- * pattern that does not compile, an argument out of range): the caller's, as a 400.
+ * ClickHouse errors caused by the data meeting the query (a value or text that does not parse, a
+ * pattern that does not compile, an argument out of range, arrays of different lengths zipped,
+ * values with no common type in one column): the caller's, as a 400. A failure of the engine
+ * itself is a 503 (../../events/clickhouse/failures.ts); any other error means the dialect
+ * wrote a wrong statement, and stays a server error.
  */
-const CALLER_ERRORS = new Set([6, 27, 36, 38, 41, 43, 53, 69, 70, 72, 128, 153, 321, 395, 407, 427]);
+const CALLER_ERRORS = new Set([6, 25, 26, 27, 32, 36, 38, 41, 43, 53, 69, 70, 72, 117, 128, 131, 153, 190, 321, 386, 395, 407, 427]);
 
 export function createClickHouseRunner(executor: ClickHouseExecutor): QueryRunner {
   return {
@@ -43,19 +47,10 @@ export function createClickHouseRunner(executor: ClickHouseExecutor): QueryRunne
           const tooLong = error.code === CLICKHOUSE_ERROR.THROW_IF ? new RegExp(`${STRING_TOO_LONG} \\d+ bytes \\(APL_MAX_STRING_BYTES\\)`).exec(error.message) : null;
           if (tooLong) throw invalidInput(`the query could not run: ${tooLong[0]}`);
           if (error.code === CLICKHOUSE_ERROR.TOO_DEEP_RECURSION) throw invalidInput('the query nests deeper than the event store can compile: simplify it');
-          if (CALLER_ERRORS.has(error.code)) throw invalidInput(`the query could not run: ${firstLine(error.message)}`);
+          if (CALLER_ERRORS.has(error.code)) throw invalidInput(`the query could not run: ${clickhouseMessage(error.message)}`);
         }
         throw error;
       }
     },
   };
-}
-
-/** ClickHouse's message without the code prefix and the stack trace. */
-function firstLine(message: string): string {
-  return message
-    .replace(/^Code: \d+\. DB::Exception: /, '')
-    .replace(/\s*\(version [^)]*\)\s*$/, '')
-    .split('\n')[0]!
-    .replace(/: While executing .*$/, '');
 }

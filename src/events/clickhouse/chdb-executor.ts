@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../config';
+import { unavailable } from '../../errors';
 import {
   type ClickHouseExecutor,
   ClickHouseError,
@@ -17,6 +18,7 @@ import {
   type QuerySettingsOptions,
   withSettingsClause,
 } from './executor';
+import { engineFailure } from './failures';
 import { quoteIdentifier } from './layout';
 
 /** ` SETTINGS ...` for an INSERT, or nothing. */
@@ -60,7 +62,7 @@ export class ChdbExecutor implements ClickHouseExecutor {
       pending?.resolve(message);
     });
     child.on('exit', (code, signal) => {
-      this.exited = new Error(`the chdb engine process ended (${signal ?? `exit code ${code}`})`);
+      this.exited = unavailable(`the event store (chdb) is not running: its engine process ended (${signal ?? `exit code ${code}`})`);
       for (const pending of this.pending.values()) pending.reject(this.exited);
       this.pending.clear();
     });
@@ -125,7 +127,7 @@ export class ChdbExecutor implements ClickHouseExecutor {
       });
       this.child.send({ id, ...message });
     });
-    if (reply.error) throw new ClickHouseError(reply.error.message, reply.error.code);
+    if (reply.error) throw engineFailure(new ClickHouseError(reply.error.message, reply.error.code));
     return reply;
   }
 

@@ -15,11 +15,12 @@ import {
   parseTabSeparated,
   type QuerySettingsOptions,
 } from './executor';
+import { engineFailure, transportFailure } from './failures';
 import { quoteIdentifier } from './layout';
 
 function translate(error: unknown): never {
-  if (error instanceof ClientError) throw new ClickHouseError(error.message, Number(error.code) || errorCodeOf(error.message));
-  throw error;
+  if (error instanceof ClientError) throw engineFailure(new ClickHouseError(error.message, Number(error.code) || errorCodeOf(error.message)));
+  throw transportFailure(error);
 }
 
 export class HttpExecutor implements ClickHouseExecutor {
