@@ -12,10 +12,6 @@ import { Repository } from './repository';
 import { SqliteExecutor } from './sqlite-executor';
 import type { SqliteRelationalStore } from './store';
 
-// Existing imports of these names from this module keep working.
-export type { PrismaClient, RelationalStore, SqliteRelationalStore } from './store';
-export { openRelationalStore } from './store';
-
 export async function openSqliteStore(sqlitePath: string): Promise<SqliteRelationalStore> {
   mkdirSync(path.dirname(sqlitePath), { recursive: true });
   const sqlite = new Database(sqlitePath);

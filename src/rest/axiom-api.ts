@@ -12,6 +12,7 @@ import type { AuthScheme } from '../auth/schemes';
 import { annotationRoutes } from './annotations';
 import { dashboardRoutes } from './dashboards';
 import { datasetRoutesV1 } from './datasets-v1';
+import { headerReader } from './headers';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
@@ -43,13 +44,6 @@ declare module 'fastify' {
     /** Authorization schemes a route accepts besides Bearer (ingest routes take Basic too). */
     authSchemes?: readonly AuthScheme[];
   }
-}
-
-export function headerReader(request: FastifyRequest) {
-  return (name: string) => {
-    const value = request.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
 }
 
 export async function axiomApi(app: FastifyInstance, options: RouteOptions) {

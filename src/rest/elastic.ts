@@ -9,7 +9,7 @@ import { tokenFromAuthorization } from '../auth/schemes';
 import { describeError } from '../errors';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { elasticHealth, elasticLicense, elasticVersionInfo, elasticXpack } from '../shippers/elastic-cluster';
-import { headerReader } from './axiom-api';
+import { headerReader } from './headers';
 import { describeFrameworkError } from './error-handler';
 import { readIngestBodies, takeBody } from './ingest-scope';
 import { pathParams } from './path-params';

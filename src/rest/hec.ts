@@ -7,7 +7,7 @@ import { tokenFromAuthorization } from '../auth/schemes';
 import { describeError, DomainError } from '../errors';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { HEC_CODES } from '../shippers/hec';
-import { headerReader } from './axiom-api';
+import { headerReader } from './headers';
 import { describeFrameworkError } from './error-handler';
 import { readIngestBodies, takeBody } from './ingest-scope';
 import type { RouteOptions } from './routes';

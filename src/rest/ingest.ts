@@ -9,7 +9,7 @@ import { type IngestOptions, parseCsvFieldsHeader, parseLabelsHeader } from '../
 import { mediaTypeOf } from '../events/ingest/content';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { LOGPLEX_MEDIA_TYPE } from '../shippers/logplex';
-import { headerReader } from './axiom-api';
+import { headerReader } from './headers';
 import { readIngestBodies, takeBody } from './ingest-scope';
 import { pathParams } from './path-params';
 import type { RouteOptions } from './routes';

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { tokenFromAuthorization } from '../auth/schemes';
 import { describeError } from '../errors';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
-import { headerReader } from './axiom-api';
+import { headerReader } from './headers';
 import { describeFrameworkError } from './error-handler';
 import { readIngestBodies, takeBody } from './ingest-scope';
 import type { RouteOptions } from './routes';

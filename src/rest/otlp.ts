@@ -8,7 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { describeError } from '../errors';
 import { MAX_BODY_BYTES } from '../events/ingest/limits';
 import { encodeErrorStatus, encodeExportResponse, type OtlpEncoding, otlpEncodingOf, type OtlpSignal } from '../shippers/otlp/codec';
-import { headerReader } from './axiom-api';
+import { headerReader } from './headers';
 import { describeFrameworkError } from './error-handler';
 import { readIngestBodies, takeBody } from './ingest-scope';
 import type { RouteOptions } from './routes';

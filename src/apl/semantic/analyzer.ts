@@ -28,6 +28,7 @@ import { mvExpand } from './operators/expand';
 import { callTabularFunction, invokeFunction, snapshot, userScalarFunction } from './operators/functions';
 import { joinOperator, lookupOperator } from './operators/joins';
 import { parseKv, parseWhere } from './operators/parsing';
+import { parsePattern } from './parse-pattern';
 import { applyQueryOption } from './operators/query-options';
 import { extendValid, redact } from './operators/rewrites';
 import { makeSeries } from './operators/series';
@@ -920,34 +921,6 @@ function parseTargetType(part: { name: string; type?: string; pos: Position }, p
   const type = PARSE_TYPES[part.type];
   if (!type) throw semanticError(part.pos ?? pos, `unknown type "${part.type}"; use string, int, long, real, bool, datetime, timespan or dynamic`);
   return type;
-}
-
-const GROUP_PATTERNS: Partial<Record<AplType, string>> = {
-  int: '(-?\\d+)',
-  real: '(-?\\d+(?:\\.\\d*)?(?:[eE][+-]?\\d+)?)',
-  bool: '(true|false|True|False|TRUE|FALSE|1|0)',
-};
-
-/**
- * The regular expression of a parse pattern. Simple mode anchors at the start, escapes the
- * text, and lets typed columns match only values of their type; relaxed mode captures
- * anything and leaves values that do not convert null; regex mode takes the text as regex.
- */
-export function parsePattern(parts: ParsePart[], mode: 'simple' | 'regex' | 'relaxed'): { regex: string; columns: Extract<ParsePart, { kind: 'column' }>[] } {
-  const columns: Extract<ParsePart, { kind: 'column' }>[] = [];
-  let regex = mode === 'regex' ? '' : '^';
-  parts.forEach((part, i) => {
-    const last = i === parts.length - 1;
-    if (part.kind === 'star') regex += last ? '.*' : '.*?';
-    else if (part.kind === 'text') regex += mode === 'regex' ? part.value : part.value.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
-    else {
-      columns.push(part);
-      const type = part.type ? PARSE_TYPES[part.type] : 'string';
-      const typed = mode === 'relaxed' ? undefined : type && GROUP_PATTERNS[type];
-      regex += typed ?? (last ? '(.*)' : '(.*?)');
-    }
-  });
-  return { regex, columns };
 }
 
 function variableLiteral(value: unknown): TExpr {

@@ -3,7 +3,8 @@
 // escapes and greedy values, any non-alphanumeric delimiter, or a regex of key and value).
 import type { Operator } from '../../syntax/ast';
 import { semanticError } from '../../syntax/position';
-import { type Analyzer, parsePattern, type Stage } from '../analyzer';
+import type { Analyzer, Stage } from '../analyzer';
+import { parsePattern } from '../parse-pattern';
 import { columnRef } from '../binder';
 import type { RelColumn, TExpr } from '../plan';
 import { call, convert, literal } from '../typed';
