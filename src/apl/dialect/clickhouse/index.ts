@@ -8,6 +8,7 @@ import type { CompiledSql, CompileOptions, SqlDialect } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, nullableType } from './expressions';
 import { joinPriceLookups } from './pricing';
+import { rolledUpPricing } from './pricing-rollup';
 import { expandSql, seriesSql, windowSql } from './relations';
 
 const id = (columnId: string) => quoteIdentifier(columnId);
@@ -34,7 +35,7 @@ class Generator {
   /** Per node, the columns something above reads; scans and projections leave out the rest. */
   constructor(
     private readonly required: Map<Rel, Set<string>>,
-    options: CompileOptions,
+    private readonly options: CompileOptions,
   ) {
     this.writer = new ExprWriter(id, options.maxStringBytes);
     this.writer.relationSql = (rel) => this.rel(rel);
@@ -80,6 +81,8 @@ class Generator {
         return `SELECT ${items.join(', ')} FROM ${from}`;
       }
       case 'aggregate': {
+        const rolled = rolledUpPricing(this.writer, rel, () => this.rel(rel.input), this.options.priceBoundaries, () => this.lookups++);
+        if (rolled !== undefined) return rolled;
         const from = this.from(rel.input, [...rel.groups, ...rel.aggregates.flatMap((agg) => (agg.filter ? [...agg.args, agg.filter] : agg.args))]);
         const groups = rel.groups.map((group, i) => `${this.expr(group)} AS ${id(rel.columns[i]!.id)}`);
         const aggregates = rel.aggregates.map((agg, i) => `${aggregateSql(this.writer, agg)} AS ${id(rel.columns[rel.groups.length + i]!.id)}`);
