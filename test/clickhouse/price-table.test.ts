@@ -1,7 +1,8 @@
 // The model prices in ClickHouse, through the production executor against ClickHouse's HTTP
 // interface (test/helpers/clickhouse-http.ts): the table is created once, each catalog snapshot
 // replaces it whole, a snapshot it holds already (or an older one) leaves it alone, installs that
-// meet (instances sharing the server) leave one table of the newest snapshot; then two servers
+// meet (instances sharing the server) leave one table of the newest snapshot, what an install
+// stopped midway left is dropped at the next start once a newer snapshot is in; then two servers
 // sharing one ClickHouse, both installing their catalog at start, price calls from it. Expected prices are the rows given here,
 // or the catalog file's own per-token prices.
 import { readFileSync } from 'node:fs';
@@ -107,6 +108,18 @@ describe('the price table in ClickHouse', () => {
       ['eight', null, null],
       ['nine', '0.000009', 'nine'],
     ]);
+  });
+});
+
+describe('at start', () => {
+  it('drops what installs of older snapshots left behind, and nothing else', async () => {
+    for (const name of ['genai_prices_8_0a1b', 'genai_prices_10_2c3d']) await executor.command(`CREATE TABLE ${name} (n Int64) ENGINE = MergeTree ORDER BY n`);
+    await ensureClickHousePriceTable(executor);
+    expect(await tables()).toEqual([
+      ['genai_prices', 'catalog snapshot 9'],
+      ['genai_prices_10_2c3d', ''],
+    ]);
+    await executor.command('DROP TABLE genai_prices_10_2c3d');
   });
 });
 

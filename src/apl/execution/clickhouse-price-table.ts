@@ -77,9 +77,19 @@ async function versionOf(executor: ClickHouseExecutor, table: string): Promise<n
   return match ? Number(match[1]) : undefined;
 }
 
-/** Creates the (empty) price table if the database has none, so pricing queries always bind. */
+/**
+ * Creates the (empty) price table if the database has none, so pricing queries always bind, and
+ * drops what installs of older snapshots left behind (an instance that stopped mid-install).
+ */
 export async function ensureClickHousePriceTable(executor: ClickHouseExecutor): Promise<void> {
   await executor.command(createSql(PRICE_TABLE, undefined, true));
+  const installed = await versionOf(executor, PRICE_TABLE);
+  if (installed === undefined) return;
+  const { rows } = await executor.query(`SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE ${quoteLiteral(`${PRICE_TABLE}\\_%`)}`);
+  for (const [name] of rows as [string][]) {
+    const version = new RegExp(`^${PRICE_TABLE}_(\\d+)_[0-9a-f]+$`).exec(name)?.[1];
+    if (version !== undefined && Number(version) < installed) await executor.command(`DROP TABLE IF EXISTS ${quoteIdentifier(name)}`);
+  }
 }
 
 /**
@@ -87,7 +97,7 @@ export async function ensureClickHousePriceTable(executor: ClickHouseExecutor): 
  * holds that snapshot or a newer one already. Returns whether it replaced the table.
  */
 export async function installClickHousePriceTable(executor: ClickHouseExecutor, rows: readonly PriceTableRow[], version: number): Promise<boolean> {
-  await ensureClickHousePriceTable(executor);
+  await executor.command(createSql(PRICE_TABLE, undefined, true));
   const installed = await versionOf(executor, PRICE_TABLE);
   if (installed !== undefined && installed >= version) return false;
   const staging = `${PRICE_TABLE}_${version}_${randomUUID().replaceAll('-', '')}`;
