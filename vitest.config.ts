@@ -23,7 +23,7 @@ const POSTGRES_SUITES = process.env.POSTGRES_TEST_SUITES?.split(',') ?? [
 // Suites that run a second time with events in ClickHouse embedded (chdb, EVENT_STORE=chdb and
 // the ClickHouse dialect): the APL conformance tables, the engine's injection and pagination
 // suites, and every suite that ingests or queries through the API (the shippers' doors included)
-// or fuzzes it, and monitors evaluating over it. CHDB_TEST_SUITES (comma-separated globs) replaces the list.
+// or fuzzes it, monitors evaluating over it, and LLM costs priced from the model catalog. CHDB_TEST_SUITES (comma-separated globs) replaces the list.
 const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/clickhouse/**/*.test.ts',
   'test/apl/conformance*.test.ts',
@@ -39,6 +39,7 @@ const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/shippers/{edge-query,elastic,hec,heroku,loki,otlp,zstd-ingest}.test.ts',
   'test/fuzz.test.ts',
   'test/monitors/{threshold,match}.test.ts',
+  'test/genai/*.test.ts',
 ];
 
 // Suites that run a third time with both: events in chdb and the relational store in PostgreSQL,
@@ -62,9 +63,8 @@ function chdbAvailable(): boolean {
   }
 }
 
-// The genai_* functions are listed as unsupported on ClickHouse (test/apl/unsupported-on-clickhouse.ts,
-// each checked over HTTP by test/clickhouse/unsupported.test.ts); their engine-level cases install a
-// price table into DuckDB directly.
+// The genai_* message functions are listed as unsupported on ClickHouse (test/apl/unsupported-on-clickhouse.ts,
+// each checked over HTTP by test/clickhouse/unsupported.test.ts).
 const CHDB_EXCLUDED = ['test/apl/conformance-genai.test.ts'];
 
 export default defineConfig({

@@ -1,10 +1,12 @@
-// Cost of the GenAI functions: 1,000,000 generated LLM-call events over 7 days in a DuckDB file,
-// priced from the model catalog (LiteLLM's price file beside the repository when present, else
-// the bundled fallback data) with one price change in the middle of the week, each query beside
-// the same query with a constant in place of the function, in the same run.
+// Cost of the GenAI functions: 1,000,000 generated LLM-call events over 7 days in a DuckDB file
+// (or, with BENCH_STORE=chdb, in ClickHouse embedded, through the ClickHouse dialect), priced from
+// the model catalog (LiteLLM's price file beside the repository when present, else the bundled
+// fallback data) with one price change in the middle of the week, each query beside the same
+// query with a constant in place of the function, in the same run.
 //
 //   npm run bench:genai
 //   BENCH_RUNS=31 BENCH_EVENTS=1000000 npm run bench:genai
+//   BENCH_STORE=chdb npm run bench:genai
 //
 // Reported: median of BENCH_RUNS runs after warm-up, and the ratio function / baseline. Engine
 // time is the whole of executeApl (parse, analyze, compile, run, decode).
@@ -12,15 +14,21 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { createDuckDBRunner, type EngineDeps, executeApl, installPriceTable, priceBoundaries } from '../src/apl';
+import { createDuckDBRunner, type EngineDeps, executeApl, installPriceTable, priceBoundaries, type PriceTableRow } from '../src/apl';
+import { CLICKHOUSE_QUERY_SETTINGS, clickhouseDialect } from '../src/apl/dialect/clickhouse';
+import { installClickHousePriceTable } from '../src/apl/execution/clickhouse-price-table';
+import { createClickHouseRunner } from '../src/apl/execution/clickhouse-runner';
 import { buildCatalog } from '../src/catalog/build';
 import { loadFallbackData } from '../src/catalog/fallback';
 import { buildPriceRows } from '../src/catalog/price-book';
 import { type PricePeriod, pricesOf } from '../src/catalog/price-history';
+import { ChdbExecutor } from '../src/events/clickhouse/chdb-executor';
+import { clickhouseTypeOf, columnIdentifier, SYSTEM_COLUMNS_SQL } from '../src/events/clickhouse/layout';
 import { type DatasetSchema, DUCKDB_TYPE_OF, type FieldType, type ScalarFieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const STORE = process.env.BENCH_STORE === 'chdb' ? 'chdb' : 'duckdb';
 const DIR = path.join(tmpdir(), `eventdeck-bench-genai-${process.pid}`);
 const TABLE = 'ds_llm';
 const START = 1_714_435_200_000_000_000n; // 2024-04-30T00:00:00Z
@@ -44,11 +52,17 @@ const MODEL_NAMES = [
   'in-house-model-v2',
 ];
 
-const FIELDS: { name: string; type: FieldType; sql: string }[] = [
-  { name: 'model', type: 'string', sql: `[${MODEL_NAMES.map((n) => `'${n}'`).join(', ')}][1 + (h % ${MODEL_NAMES.length})::BIGINT]` },
-  { name: 'input_tokens', type: 'integer', sql: `100 + h // 16 % 8000` },
-  { name: 'output_tokens', type: 'integer', sql: `10 + h // 131072 % 2000` },
-  { name: 'cache_read_tokens', type: 'integer', sql: `(h // 16 % 8000) // 2` },
+/** Each field's generator in DuckDB's SQL (`sql`) and in ClickHouse's (`chSql`), from a hash `h` of the row number. */
+const FIELDS: { name: string; type: FieldType; sql: string; chSql: string }[] = [
+  {
+    name: 'model',
+    type: 'string',
+    sql: `[${MODEL_NAMES.map((n) => `'${n}'`).join(', ')}][1 + (h % ${MODEL_NAMES.length})::BIGINT]`,
+    chSql: `[${MODEL_NAMES.map((n) => `'${n}'`).join(', ')}][1 + (h % ${MODEL_NAMES.length})]`,
+  },
+  { name: 'input_tokens', type: 'integer', sql: `100 + h // 16 % 8000`, chSql: `toInt64(100 + intDiv(h, 16) % 8000)` },
+  { name: 'output_tokens', type: 'integer', sql: `10 + h // 131072 % 2000`, chSql: `toInt64(10 + intDiv(h, 131072) % 2000)` },
+  { name: 'cache_read_tokens', type: 'integer', sql: `(h // 16 % 8000) // 2`, chSql: `toInt64(intDiv(intDiv(h, 16) % 8000, 2))` },
 ];
 
 const schema: DatasetSchema = {
@@ -116,22 +130,45 @@ const CASES: Case[] = [
   },
 ];
 
+/** The engine over the events, with the prices installed: DuckDB's, or ClickHouse's on chdb. */
+interface Engine {
+  engine: Pick<EngineDeps, 'runner' | 'dialect'>;
+  close(): Promise<void> | void;
+}
+
+async function duckdbEngine(rows: readonly PriceTableRow[]): Promise<Engine> {
+  const instance = await DuckDBInstance.create(path.join(DIR, 'events.duckdb'));
+  await prepareData(instance);
+  const setup = await instance.connect();
+  await installPriceTable(setup, rows);
+  setup.closeSync();
+  return { engine: { runner: createDuckDBRunner(instance) }, close: () => instance.closeSync() };
+}
+
+async function chdbEngine(rows: readonly PriceTableRow[]): Promise<Engine> {
+  const executor = await ChdbExecutor.open(path.join(DIR, 'chdb'), { ...CLICKHOUSE_QUERY_SETTINGS });
+  const columns = schema.fields.slice(SYSTEM_STORED_FIELDS.length).map((f) => `${columnIdentifier(f.column)} ${clickhouseTypeOf(f.type)}`);
+  await executor.command(`CREATE TABLE ${TABLE} (${[SYSTEM_COLUMNS_SQL, ...columns].join(', ')}) ENGINE = MergeTree ORDER BY (_time, _rowId)`);
+  const step = WEEK / BigInt(EVENTS);
+  const time = (offset: string) => `fromUnixTimestamp64Nano(toInt64(${START}) + toInt64(number) * ${step}${offset})`;
+  const values = [time(''), time(' + 5000000'), 'toInt64(number + 1)', ...FIELDS.map((f) => f.chSql)];
+  await executor.command(`INSERT INTO ${TABLE} SELECT ${values.join(', ')} FROM (SELECT number, cityHash64(number * 31 + 7) % 9007199254740991 AS h FROM numbers(${EVENTS}))`);
+  await installClickHousePriceTable(executor, rows, 1);
+  return { engine: { runner: createClickHouseRunner(executor), dialect: clickhouseDialect }, close: () => executor.close() };
+}
+
 async function main() {
   mkdirSync(DIR, { recursive: true });
-  const instance = await DuckDBInstance.create(path.join(DIR, 'events.duckdb'));
+  let engine: Engine | undefined;
   try {
-    console.log(`generating ${EVENTS.toLocaleString('en-US')} events ...`);
-    await prepareData(instance);
     const { rows, source } = await priceRows();
-    const setup = await instance.connect();
-    const installed = performance.now();
-    await installPriceTable(setup, rows);
-    console.log(`price table: ${rows.length.toLocaleString('en-US')} rows from the ${source}, installed in ${(performance.now() - installed).toFixed(0)} ms`);
-    setup.closeSync();
+    console.log(`generating ${EVENTS.toLocaleString('en-US')} events in ${STORE === 'chdb' ? 'ClickHouse (chdb)' : 'DuckDB'} ...`);
+    engine = await (STORE === 'chdb' ? chdbEngine(rows) : duckdbEngine(rows));
+    console.log(`price table: ${rows.length.toLocaleString('en-US')} rows from the ${source}`);
     const boundaries = priceBoundaries(rows);
     const deps: EngineDeps = {
       resolveDatasets: async (names) => (names.includes('llm') ? [schema] : []),
-      runner: createDuckDBRunner(instance),
+      ...engine.engine,
       maxQueryRows: 65_000,
       queryTimeoutMs: 600_000,
       cursorKey: 'bench',
@@ -160,7 +197,7 @@ async function main() {
       console.log(`| \`${c.name}\` | ${b.toFixed(1)} ms | ${f.toFixed(1)} ms | ${(f / b).toFixed(2)} |`);
     }
   } finally {
-    instance.closeSync();
+    await engine?.close();
     rmSync(DIR, { recursive: true, force: true });
   }
 }

@@ -16,7 +16,6 @@ import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
 import { QueryService } from './events/query-service';
 import { RetentionSweeper } from './events/retention';
-import { DuckDBEventStore } from './events/store/event-store';
 import { ViewService } from './events/views';
 import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-fields';
 import { IdentityService } from './identity/service';
@@ -46,8 +45,8 @@ export interface Services extends EventServices {
   queries: QueryService;
   monitoring: Monitoring;
   shippers: ShipperService;
-  /** The catalog's prices in the events database (DuckDB store only). */
-  prices: CatalogPriceTable | undefined;
+  /** The catalog's prices in the events database. */
+  prices: CatalogPriceTable;
   catalogRefresh: CatalogRefresher;
   llmUsage: LlmUsageService;
   metrics: MetricsService;
@@ -85,14 +84,11 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const views = new ViewService(store.prisma, store.repository, queries);
   const metrics = createMetricsService(config, datasets, metricsStore, events.ingest);
   // The genai_* functions price from the catalog: its prices go into the events database, and
-  // the first install is awaited so the first queries are priced. Only the DuckDB store keeps
-  // them: with events in ClickHouse the genai_* functions answer 400 for now.
-  const prices = events.eventStore instanceof DuckDBEventStore ? new CatalogPriceTable(events.eventStore, logger) : undefined;
-  if (prices) {
-    await prices.start(catalog);
-    await prices.idle();
-    queries.usePriceBoundaries(() => prices.boundaries);
-  }
+  // the first install is awaited so the first queries are priced.
+  const prices = new CatalogPriceTable(events.eventStore, logger);
+  await prices.start(catalog);
+  await prices.idle();
+  queries.usePriceBoundaries(() => prices.boundaries);
   // A URL source is re-read every MODEL_CATALOG_REFRESH, in the background.
   const catalogRefresh = new CatalogRefresher(store, catalog, config.catalogSource, config.catalogRefreshMs, logger);
   await catalogRefresh.start();
@@ -142,7 +138,7 @@ function announceAdminToken(token: string, orgId: string) {
 export async function closeServices(services: Services): Promise<void> {
   await services.catalogRefresh.stop();
   services.catalog.close();
-  await services.prices?.idle();
+  await services.prices.idle();
   await services.monitoring.stop();
   await services.retention.stop();
   await services.identity.stop();

@@ -1,12 +1,13 @@
-// Keeps the events database's price table (`genai.prices`, which the genai_* APL functions join)
-// in step with the model catalog: each new catalog snapshot is installed once, in the
-// background, on a read connection. Queries never wait for it: until an install finishes they
-// see the previous prices, which the database file keeps across restarts.
+// Keeps the events database's price table (which the genai_* APL functions join: `genai.prices`
+// in DuckDB, `genai_prices` in ClickHouse) in step with the model catalog: each new catalog
+// snapshot is installed once, in the background, by the event store. Queries never wait for it:
+// until an install finishes they see the previous prices, which the database keeps across
+// restarts.
 import type { Logger } from 'pino';
-import { ensurePriceTable, installPriceTable, priceBoundaries } from '../apl';
+import { priceBoundaries } from '../apl';
 import type { CatalogService } from '../catalog/service';
 import type { CatalogSnapshot } from '../catalog/snapshot';
-import type { DuckDBEventStore } from './store/event-store';
+import type { EventStore } from './store/store';
 
 export class CatalogPriceTable {
   private installed: number | undefined;
@@ -15,13 +16,13 @@ export class CatalogPriceTable {
   private installedBoundaries: readonly bigint[] | undefined;
 
   constructor(
-    private readonly eventStore: DuckDBEventStore,
+    private readonly eventStore: Pick<EventStore, 'ensurePriceTable' | 'installPriceTable'>,
     private readonly logger: Logger,
   ) {}
 
   /** Creates the table if missing, then follows the catalog's snapshots. */
   async start(catalog: CatalogService): Promise<void> {
-    await this.eventStore.useConnection(ensurePriceTable);
+    await this.eventStore.ensurePriceTable();
     catalog.onSnapshot((snapshot) => this.schedule(snapshot));
   }
 
@@ -53,7 +54,7 @@ export class CatalogPriceTable {
       const started = performance.now();
       const rows = snapshot.priceRows;
       const boundaries = priceBoundaries(rows);
-      await this.eventStore.useConnection((connection) => installPriceTable(connection, rows));
+      await this.eventStore.installPriceTable(rows, snapshot.version);
       this.installed = snapshot.version;
       this.installedBoundaries = boundaries;
       this.logger.info({ version: snapshot.version, rows: rows.length, ms: Math.round(performance.now() - started) }, 'model prices installed for queries');

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, timestampNanosValue } from '@duckdb/node-api';
 import { CLICKHOUSE_QUERY_SETTINGS, clickhouseDialect } from '../../src/apl/dialect/clickhouse';
+import { installClickHousePriceTable } from '../../src/apl/execution/clickhouse-price-table';
 import { createClickHouseRunner } from '../../src/apl/execution/clickhouse-runner';
+import { installPriceTable, type PriceTableRow } from '../../src/apl/execution/price-table';
 import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
 import type { ClickHouseExecutor } from '../../src/events/clickhouse/executor';
 import {
@@ -59,11 +61,15 @@ export interface TestDatabase {
   scalar(sql: string): Promise<unknown>;
   /** A name quoted as an identifier of the engine's SQL. */
   quote(name: string): string;
+  /** Replaces the model prices the genai_* functions join, as the engine's store installs them. */
+  installPrices(rows: readonly PriceTableRow[]): Promise<void>;
   close(): void | Promise<void>;
 }
 
 let nextRowId = 1n;
 let nextTable = 0;
+/** The catalog snapshot each install on chdb claims (each one newer, so each replaces the last). */
+let priceVersion = 0;
 
 /** The engine over the test's datasets and views (a view's own datasets are not checked). */
 function engineDeps(datasets: Map<string, DatasetSchema>, views: Map<string, string>, now: string, engine: Pick<EngineDeps, 'runner' | 'dialect'>): EngineDeps {
@@ -110,6 +116,7 @@ export async function createTestDatabase(now = '2024-05-01T00:00:00Z'): Promise<
       return (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
     },
     quote: quoteIdentifier,
+    installPrices: (rows) => installPriceTable(connection, rows),
     close() {
       connection.closeSync();
       instance.closeSync();
@@ -149,6 +156,9 @@ async function createChdbDatabase(now: string): Promise<TestDatabase> {
       return (await executor.query(sql)).rows[0]?.[0];
     },
     quote: quoteClickHouse,
+    async installPrices(rows) {
+      await installClickHousePriceTable(executor, rows, ++priceVersion);
+    },
     async close() {
       await executor.close();
       rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,9 @@
 // table `<name>` over them, which queries read and inserts go to.
 import { clickhouseDialect } from '../../apl/dialect/clickhouse';
 import { goDurationSql } from '../../apl/dialect/clickhouse/formatting';
+import { ensureClickHousePriceTable, installClickHousePriceTable } from '../../apl/execution/clickhouse-price-table';
 import { createClickHouseRunner } from '../../apl/execution/clickhouse-runner';
+import type { PriceTableRow } from '../../apl/execution/price-table';
 import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
 import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, SYSTEM_STORED_FIELDS, TIME_FIELD } from '../layout';
 import type { AppendBatch, AppendResult, EventStore, QueryOptions, QueryParams, QueryResult, StoredColumn, StoreHealth } from '../store/store';
@@ -307,6 +309,15 @@ export class ClickHouseEventStore implements EventStore {
     });
     const rows = decodeRows(result, options.rowValues === 'duckdb' ? 'nanos' : 'date');
     return { columns: result.columns, rows };
+  }
+
+  ensurePriceTable(): Promise<void> {
+    return ensureClickHousePriceTable(this.executor);
+  }
+
+  /** Instances sharing the server may install the same snapshot: the table keeps the newest. */
+  async installPriceTable(rows: readonly PriceTableRow[], version: number): Promise<void> {
+    await installClickHousePriceTable(this.executor, rows, version);
   }
 
   columnIdentifier(column: string): string {

@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { duckdbDialect } from '../../apl/dialect/duckdb';
 import { goDurationSql } from '../../apl/dialect/duckdb/formatting';
 import { registerAplFunctions } from '../../apl/execution/duckdb-runner';
+import { ensurePriceTable, installPriceTable, type PriceTableRow } from '../../apl/execution/price-table';
 import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
 import { runnerOver } from '../../apl/execution/store-runner';
 import { unavailable } from '../../errors';
@@ -535,6 +536,15 @@ export class DuckDBEventStore implements EventStore {
   /** Lends a read connection (functions registered on it serve every connection). */
   useConnection<T>(task: (connection: DuckDBConnection) => Promise<T> | T): Promise<T> {
     return this.useReader(async (connection) => task(connection));
+  }
+
+  /** The price table lives in the events database, written on a read connection. */
+  async ensurePriceTable(): Promise<void> {
+    await this.useConnection(ensurePriceTable);
+  }
+
+  async installPriceTable(rows: readonly PriceTableRow[]): Promise<void> {
+    await this.useConnection((connection) => installPriceTable(connection, rows));
   }
 
   columnIdentifier(column: string): string {

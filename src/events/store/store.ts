@@ -4,6 +4,7 @@
 // the layout of `../layout.ts`: one table per dataset, system columns, one typed column per
 // field, the field name and type readable back from the table alone.
 import type { SqlDialect } from '../../apl/dialect/dialect';
+import type { PriceTableRow } from '../../apl/execution/price-table';
 import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
 import type { AppendBatch, AppendResult, StoredColumn, StoreHealth } from './event-store';
 import type { QueryOptions, QueryParams, QueryResult } from './query-runner';
@@ -65,6 +66,13 @@ export interface EventStore {
   walBytes(): number;
   /** Bytes the events take on disk. */
   diskBytes(): Promise<number>;
+  /** Creates the (empty) table of model prices the genai_* functions join, if missing. */
+  ensurePriceTable(): Promise<void>;
+  /**
+   * Replaces the model prices with `rows`, those of catalog snapshot `version`, at once: a query
+   * sees the previous prices or the new ones, never a mix.
+   */
+  installPriceTable(rows: readonly PriceTableRow[], version: number): Promise<void>;
   /** Lets writes finish and closes; call after writes and queries stop. */
   close(): Promise<void>;
 }

@@ -37,6 +37,8 @@ export class ExprWriter {
   constructor(
     readonly column: (id: string) => string,
     readonly maxStringBytes?: number,
+    /** The joined columns that answer each price lookup call (see ./pricing.ts). */
+    readonly lookupColumns = new Map<TExpr, string>(),
   ) {}
 
   /** A string value as a literal (ClickHouse literals carry any text, NUL included). */
@@ -51,7 +53,7 @@ export class ExprWriter {
 
   /** Writes a child expression with another column resolver (join keys). */
   withColumns(column: (id: string) => string): ExprWriter {
-    const writer = new ExprWriter(column, this.maxStringBytes);
+    const writer = new ExprWriter(column, this.maxStringBytes, this.lookupColumns);
     if (this.relationSql) writer.relationSql = this.relationSql;
     return writer;
   }

@@ -7,6 +7,8 @@ import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } 
 import type { CompiledSql, CompileOptions, SqlDialect } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, nullableType } from './expressions';
+import { joinPriceLookups } from './pricing';
+import { rolledUpPricing } from './pricing-rollup';
 import { expandSql, seriesSql, windowSql } from './relations';
 
 const id = (columnId: string) => quoteIdentifier(columnId);
@@ -28,11 +30,12 @@ export const CLICKHOUSE_QUERY_SETTINGS = {
 
 class Generator {
   private readonly writer: ExprWriter;
+  private lookups = 0;
 
   /** Per node, the columns something above reads; scans and projections leave out the rest. */
   constructor(
     private readonly required: Map<Rel, Set<string>>,
-    options: CompileOptions,
+    private readonly options: CompileOptions,
   ) {
     this.writer = new ExprWriter(id, options.maxStringBytes);
     this.writer.relationSql = (rel) => this.rel(rel);
@@ -44,6 +47,15 @@ class Generator {
 
   expr(expr: TExpr): string {
     return this.writer.write(expr);
+  }
+
+  /**
+   * `(input) AS alias`, with the price table joined when `exprs` (what the node computes over
+   * its input) look models up (see ./pricing.ts). Call it before writing `exprs`.
+   */
+  private from(input: Rel, exprs: readonly TExpr[], alias = 't'): string {
+    const sql = this.rel(input);
+    return joinPriceLookups(this.writer, sql, alias, exprs, () => this.lookups++, keepsOrder(input)) ?? `(${sql}) AS ${alias}`;
   }
 
   rel(rel: Rel): string {
@@ -58,18 +70,24 @@ class Generator {
           predicates.unshift(input.predicate);
           input = input.input;
         }
+        const from = this.from(input, predicates);
         const where = predicates.length === 1 ? this.expr(rel.predicate) : predicates.map((predicate) => `(${this.expr(predicate)})`).join(' AND ');
-        return `SELECT * FROM (${this.rel(input)}) AS t WHERE ${where}`;
+        return `SELECT * FROM ${from} WHERE ${where}`;
       }
       case 'project': {
-        const items = this.kept(rel).map((i) => `${this.expr(rel.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
-        return `SELECT ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
+        const kept = this.kept(rel);
+        const from = this.from(rel.input, kept.map((i) => rel.exprs[i]!));
+        const items = kept.map((i) => `${this.expr(rel.exprs[i]!)} AS ${id(rel.columns[i]!.id)}`);
+        return `SELECT ${items.join(', ')} FROM ${from}`;
       }
       case 'aggregate': {
+        const rolled = rolledUpPricing(this.writer, rel, () => this.rel(rel.input), this.options.priceBoundaries, () => this.lookups++);
+        if (rolled !== undefined) return rolled;
+        const from = this.from(rel.input, [...rel.groups, ...rel.aggregates.flatMap((agg) => (agg.filter ? [...agg.args, agg.filter] : agg.args))]);
         const groups = rel.groups.map((group, i) => `${this.expr(group)} AS ${id(rel.columns[i]!.id)}`);
         const aggregates = rel.aggregates.map((agg, i) => `${aggregateSql(this.writer, agg)} AS ${id(rel.columns[rel.groups.length + i]!.id)}`);
         const groupBy = rel.groups.length ? ` GROUP BY ${rel.groups.map((_, i) => id(rel.columns[i]!.id)).join(', ')}` : '';
-        return `SELECT ${[...groups, ...aggregates].join(', ')} FROM (${this.rel(rel.input)}) AS t${groupBy}`;
+        return `SELECT ${[...groups, ...aggregates].join(', ')} FROM ${from}${groupBy}`;
       }
       case 'sort':
         return this.sort(rel);
@@ -84,8 +102,10 @@ class Generator {
       case 'union':
         return rel.inputs
           .map((input) => {
-            const items = this.kept(rel).map((i) => `CAST(${this.expr(input.exprs[i]!)} AS ${nullableType(rel.columns[i]!.type)}) AS ${id(rel.columns[i]!.id)}`);
-            return `SELECT ${items.join(', ')} FROM (${this.rel(input.rel)}) AS t`;
+            const kept = this.kept(rel);
+            const from = this.from(input.rel, kept.map((i) => input.exprs[i]!));
+            const items = kept.map((i) => `CAST(${this.expr(input.exprs[i]!)} AS ${nullableType(rel.columns[i]!.type)}) AS ${id(rel.columns[i]!.id)}`);
+            return `SELECT ${items.join(', ')} FROM ${from}`;
           })
           .map((sql) => `(${sql})`)
           .join(' UNION ALL ');
@@ -97,8 +117,13 @@ class Generator {
         const items = rel.functions.map((fn, i) => `${windowSql(this.writer, fn)} AS ${id(rel.columns[rel.input.columns.length + i]!.id)}`);
         return `SELECT *, ${items.join(', ')} FROM (${this.rel(rel.input)}) AS t`;
       }
-      case 'expand':
-        return expandSql(this.writer, rel, this.kept(rel), this.rel(rel.input));
+      case 'expand': {
+        const kept = this.kept(rel);
+        const reads = [...rel.expansions.map((expansion) => expansion.expr), ...kept.flatMap((i) => (rel.outputs[i]!.kind === 'input' ? [rel.outputs[i]!.expr] : []))];
+        const input = this.rel(rel.input);
+        const joined = joinPriceLookups(this.writer, input, 't', reads, () => this.lookups++, keepsOrder(rel.input));
+        return expandSql(this.writer, rel, kept, joined ? `SELECT * FROM ${joined}` : input);
+      }
       case 'series':
         return seriesSql(this.writer, rel, this.rel(rel.input));
     }
@@ -131,11 +156,21 @@ class Generator {
   }
 
   private sort(rel: Extract<Rel, { op: 'sort' }>): string {
+    const from = this.from(rel.input, rel.keys.map((key) => key.expr));
     const keys = rel.keys.map((key) => `${this.expr(key.expr)} ${key.desc ? 'DESC' : 'ASC'} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`);
-    return `SELECT * FROM (${this.rel(rel.input)}) AS t ORDER BY ${keys.join(', ')}`;
+    return `SELECT * FROM ${from} ORDER BY ${keys.join(', ')}`;
+  }
+
+  /** The SQL of a join side, with the price table joined when its keys look models up. */
+  private side(input: Rel, keys: readonly TExpr[]): string {
+    const sql = this.rel(input);
+    const joined = joinPriceLookups(this.writer, sql, 't', keys, () => this.lookups++);
+    return joined ? `SELECT * FROM ${joined}` : sql;
   }
 
   private join(rel: Extract<Rel, { op: 'join' }>): string {
+    const leftSql = this.side(rel.left, rel.keys.map((key) => key.left));
+    let rightSql = this.side(rel.right, rel.keys.map((key) => key.right));
     // Right semi and anti joins are written as their left forms with the sides swapped.
     const swapped = rel.kind === 'rightsemi' || rel.kind === 'rightanti';
     const leftAlias = swapped ? 'r' : 'l';
@@ -145,7 +180,6 @@ class Generator {
     const on = rel.keys
       .map((key) => (rel.nullSafe ? `isNotDistinctFrom(${left.write(key.left)}, ${right.write(key.right)})` : `${left.write(key.left)} = ${right.write(key.right)}`))
       .join(' AND ');
-    let rightSql = this.rel(rel.right);
     if (rel.kind === 'innerunique') {
       // One right row per key: the first match, as Axiom describes innerunique.
       rightSql = `SELECT * FROM (${rightSql}) AS t LIMIT 1 BY ${rel.keys.map((key) => this.expr(key.right)).join(', ')}`;
@@ -165,8 +199,8 @@ class Generator {
       leftanti: 'LEFT ANTI JOIN',
       rightanti: 'LEFT ANTI JOIN',
     };
-    const first = `(${swapped ? rightSql : this.rel(rel.left)}) AS ${leftAlias}`;
-    const second = `(${swapped ? this.rel(rel.left) : rightSql}) AS ${rightAlias}`;
+    const first = `(${swapped ? rightSql : leftSql}) AS ${leftAlias}`;
+    const second = `(${swapped ? leftSql : rightSql}) AS ${rightAlias}`;
     if (!on) return `SELECT ${items.join(', ')} FROM ${first} CROSS JOIN ${second}`;
     return `SELECT ${items.join(', ')} FROM ${first} ${kinds[rel.kind]} ${second} ON ${on}`;
   }
@@ -176,11 +210,36 @@ class Generator {
       const items = rel.columns.map((column) => `CAST(NULL AS ${nullableType(column.type)}) AS ${id(column.id)}`);
       return `SELECT ${items.join(', ')} WHERE 0`;
     }
+    // Rows that look models up (`print genai_cost(...)`) are each a SELECT over one row with the
+    // price table joined, numbered so that they come back in order.
+    const lookups = rel.rows.map((row) => joinPriceLookups(this.writer, 'SELECT 1 AS one', 't', row, () => this.lookups++));
+    if (lookups.some((from) => from !== undefined)) {
+      const selects = rel.rows.map((row, r) => {
+        const items = row.map((value, i) => `CAST(${this.expr(value)} AS ${nullableType(rel.columns[i]!.type)}) AS ${id(rel.columns[i]!.id)}`);
+        return `(SELECT ${r} AS __row, ${items.join(', ')} FROM ${lookups[r] ?? '(SELECT 1 AS one) AS t'})`;
+      });
+      return `SELECT ${rel.columns.map((column) => id(column.id)).join(', ')} FROM (${selects.join(' UNION ALL ')}) AS t ORDER BY __row`;
+    }
     // Each value is cast to its column's type so every row agrees. One array of row tuples keeps
     // the rows in order (the branches of a UNION ALL may come back in any order).
     const tuples = rel.rows.map((row) => `tuple(${row.map((value, i) => `CAST(${this.expr(value)} AS ${nullableType(rel.columns[i]!.type)})`).join(', ')})`);
     const items = rel.columns.map((column, i) => `r.${i + 1} AS ${id(column.id)}`);
     return `SELECT ${items.join(', ')} FROM (SELECT arrayJoin([${tuples.join(', ')}]) AS r) AS t`;
+  }
+}
+
+/** True when the rows of `rel` come in the order of a sort, which nodes above it keep. */
+function keepsOrder(rel: Rel): boolean {
+  switch (rel.op) {
+    case 'sort':
+    case 'values':
+      return true;
+    case 'limit':
+    case 'filter':
+    case 'project':
+      return keepsOrder(rel.input);
+    default:
+      return false;
   }
 }
 

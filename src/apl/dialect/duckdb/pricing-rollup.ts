@@ -5,64 +5,13 @@
 // between two consecutive instants at which any price period starts or ends (compile options
 // `priceBoundaries`), so every row of one era has the prices of the era's first row.
 //
-// Applies to a summarize whose aggregations are all `count()` or `sum(x)` where x is a sum of
-// products of a lookup-free factor (tokens) and a factor that depends only on price lookups
-// (what genai_cost, genai_input_cost and genai_output_cost build), with the lookups in the
-// aggregations only. Anything else keeps the per-row join (./pricing.ts).
+// Which nodes qualify, and the split of their sums into terms: ../price-sums.ts. Anything else
+// keeps the per-row join (./pricing.ts).
 import { quoteIdentifier } from '../../../events/layout';
-import type { AggregateCall, Rel, TExpr } from '../../semantic/plan';
+import type { Rel, TExpr } from '../../semantic/plan';
+import { type Call, pricedSums, substitute } from '../price-sums';
 import type { ExprWriter } from './expressions';
 import { joinPriceLookups } from './pricing';
-
-const LOOKUPS = new Set(['genai_price', 'genai_pricing']);
-/** More boundaries than this and the per-row era test costs more than it saves. */
-const MAX_BOUNDARIES = 64;
-
-type Call = Extract<TExpr, { kind: 'call' }>;
-interface Term {
-  /** Lookup-free factor; null: 1. */
-  token: TExpr | null;
-  /** Factor depending only on lookups; null: 1. */
-  price: TExpr | null;
-  sign: 1 | -1;
-}
-
-const isLookup = (e: TExpr): boolean => e.kind === 'call' && LOOKUPS.has(e.fn);
-const hasLookup = (e: TExpr): boolean => isLookup(e) || (e.kind === 'call' && e.args.some(hasLookup));
-/** True when every column `e` reads is read inside a lookup's arguments. */
-const lookupOnly = (e: TExpr): boolean => (e.kind === 'column' ? false : e.kind === 'literal' ? true : isLookup(e) || e.args.every(lookupOnly));
-const numeric = (e: TExpr) => e.type === 'real' || e.type === 'int';
-
-function decompose(e: TExpr): Term[] | undefined {
-  if (!hasLookup(e)) return [{ token: e, price: null, sign: 1 }];
-  if (lookupOnly(e)) return [{ token: null, price: e, sign: 1 }];
-  if (e.kind !== 'call' || !numeric(e) || e.args.length !== 2) return undefined;
-  const [a, b] = e.args as [TExpr, TExpr];
-  if (e.fn === 'add' || e.fn === 'sub') {
-    const left = decompose(a);
-    const right = decompose(b);
-    if (!left || !right) return undefined;
-    return [...left, ...(e.fn === 'sub' ? right.map((t) => ({ ...t, sign: (t.sign * -1) as 1 | -1 })) : right)];
-  }
-  if (e.fn === 'mul') {
-    if (!hasLookup(a) && lookupOnly(b)) return [{ token: a, price: b, sign: 1 }];
-    if (!hasLookup(b) && lookupOnly(a)) return [{ token: b, price: a, sign: 1 }];
-  }
-  return undefined;
-}
-
-function lookupsIn(e: TExpr, found: Call[]): Call[] {
-  if (isLookup(e)) found.push(e as Call);
-  else if (e.kind === 'call') e.args.forEach((arg) => lookupsIn(arg, found));
-  return found;
-}
-
-function substitute(e: TExpr, calls: Map<Call, Call>): TExpr {
-  if (e.kind !== 'call') return e;
-  const replaced = calls.get(e);
-  if (replaced) return replaced;
-  return { ...e, args: e.args.map((arg) => substitute(arg, calls)) };
-}
 
 const ts = (nanos: bigint) => `make_timestamp_ns(CAST(${nanos.toString()} AS BIGINT))`;
 
@@ -78,29 +27,10 @@ export function rolledUpPricing(
   boundaries: readonly bigint[] | undefined,
   nextLookup: () => number,
 ): string | undefined {
-  if (!boundaries || boundaries.length > MAX_BOUNDARIES) return undefined;
-  if (!rel.aggregates.some((agg) => agg.args.some(hasLookup))) return undefined;
-  if (rel.groups.some(hasLookup)) return undefined;
-  const plans: ({ kind: 'count' } | { kind: 'sum'; terms: Term[]; agg: AggregateCall })[] = [];
-  for (const agg of rel.aggregates) {
-    if (agg.filter) return undefined;
-    if (agg.fn === 'count' && agg.args.length === 0) plans.push({ kind: 'count' });
-    else if (agg.fn === 'sum' && agg.args.length === 1) {
-      const terms = decompose(agg.args[0]!);
-      if (!terms) return undefined;
-      plans.push({ kind: 'sum', terms, agg });
-    } else return undefined;
-  }
-  const calls = rel.aggregates.flatMap((agg) => lookupsIn(agg.args[0] ?? { kind: 'literal', value: { type: 'null' }, type: 'null' }, []));
-  // Every lookup prices at one time column (the row's _time) or at today's prices.
-  let time: TExpr | undefined;
-  for (const call of calls) {
-    const at = call.args[1]!;
-    if (at.kind === 'literal') continue;
-    if (at.kind !== 'column' || (time && time.kind === 'column' && time.id !== at.id)) return undefined;
-    time = at;
-  }
-
+  const priced = pricedSums(rel, boundaries);
+  if (!priced) return undefined;
+  const { plans, calls, time } = priced;
+  const eras = priced.boundaries;
   const input = inputSql();
   const inner = writer.withColumns((id) => `t.${quoteIdentifier(id)}`);
   const groupSql = rel.groups.map((group) => inner.write(group));
@@ -122,7 +52,7 @@ export function rolledUpPricing(
   const items = [...keys];
   if (time) {
     const timeSql = inner.write(time);
-    const era = boundaries.length ? boundaries.map((b) => `CAST(${timeSql} >= ${ts(b)} AS INTEGER)`).join(' + ') : '0';
+    const era = eras.length ? eras.map((b) => `CAST(${timeSql} >= ${ts(b)} AS INTEGER)`).join(' + ') : '0';
     keys.push(`${era} AS "__r_era"`);
     items.push(`${era} AS "__r_era"`, `min(${timeSql}) AS "__r_t"`);
   }

@@ -4,6 +4,7 @@
 // functions returning arrays refuse null input), the rule says so. A call without a rule fails
 // as the caller's error naming the function (see ../unsupported.ts).
 import type { ExprWriter } from '../expressions';
+import { GENAI_PRICE_RULES } from '../pricing';
 import { unsupportedOnClickHouse } from '../unsupported';
 import { ARRAY_RULES } from './arrays';
 import { CONDITIONAL_RULES } from './conditional';
@@ -40,6 +41,7 @@ export const CLICKHOUSE_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   types: TYPE_RULES,
   ip: IP_RULES,
   series: SERIES_RULES,
+  pricing: GENAI_PRICE_RULES,
 };
 
 /** Canonical call name → ClickHouse SQL rule. */
