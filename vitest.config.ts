@@ -23,7 +23,9 @@ const POSTGRES_SUITES = process.env.POSTGRES_TEST_SUITES?.split(',') ?? [
 // Suites that run a second time with events in ClickHouse embedded (chdb, EVENT_STORE=chdb and
 // the ClickHouse dialect): the APL conformance tables, the engine's injection and pagination
 // suites, and every suite that ingests or queries through the API (the shippers' doors included)
-// or fuzzes it, and monitors evaluating over it. CHDB_TEST_SUITES (comma-separated globs) replaces the list.
+// or fuzzes it, monitors evaluating over it, and the metrics suites (the metrics store lives in the
+// same ClickHouse, queried through the ClickHouse dialect of MPL). CHDB_TEST_SUITES
+// (comma-separated globs) replaces the list.
 const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/clickhouse/**/*.test.ts',
   'test/apl/conformance*.test.ts',
@@ -39,6 +41,7 @@ const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/shippers/{edge-query,elastic,hec,heroku,loki,otlp,zstd-ingest}.test.ts',
   'test/fuzz.test.ts',
   'test/monitors/{threshold,match}.test.ts',
+  'test/metrics/*.test.ts',
 ];
 
 // Suites that run a third time with both: events in chdb and the relational store in PostgreSQL,

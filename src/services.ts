@@ -64,7 +64,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
   const auth = new AuthService(store);
   const events = await openEventServices(config, store, logger);
-  const metricsStore = await openMetricsStore(config);
+  const metricsStore = await openMetricsStore(config, events.eventStore);
   const metricsStorage = metricsDatasetStorage(metricsStore);
   // Background sweeps know a dataset only by its table: metrics tables live in the metrics store.
   const storageOfTable = (table: string) => (metricsStore.hasDataset(table) ? metricsStorage : events.datasetEvents);

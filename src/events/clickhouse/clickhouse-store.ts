@@ -55,7 +55,8 @@ export class ClickHouseEventStore implements EventStore {
   private lastProbeAt = 0;
 
   private constructor(
-    private readonly executor: ClickHouseExecutor,
+    /** The engine's executor, which the metrics store in the same ClickHouse shares. */
+    readonly executor: ClickHouseExecutor,
     private readonly cluster: string | undefined,
   ) {
     this.aplRunner = createClickHouseRunner(executor);
