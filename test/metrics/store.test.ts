@@ -157,9 +157,12 @@ describe.runIf(ON_CHDB)('metrics store in a ClickHouse shared by several instanc
     try {
       // Two stores over one engine: what two server instances over one ClickHouse are.
       const a = await ClickHouseMetricsStore.open(executor);
-      await a.createDataset('ds_s');
       const b = await ClickHouseMetricsStore.open(executor);
-      expect(b.hasDataset('ds_s')).toBe(true);
+      await a.createDataset('ds_s');
+      // b started before the dataset existed: it asks the engine.
+      expect(b.hasDataset('ds_s')).toBe(false);
+      expect(await b.holdsDataset('ds_s')).toBe(true);
+      expect(await b.holdsDataset('ds_nothing')).toBe(false);
       const hosts = ['h1', 'h2', 'h3'];
       const results = await Promise.all(
         [a, b].flatMap((store, instance) => hosts.map((host, i) => store.write('ds_s', [gauge('cpu', [['host', str(host)]], [[100 + instance * 10 + i, instance]])]))),
@@ -175,6 +178,10 @@ describe.runIf(ON_CHDB)('metrics store in a ClickHouse shared by several instanc
       await b.write('ds_s', [gauge('cpu', [['host', str('h1')]], [[200, 1]], '%')]);
       expect([...(await a.metricsOf('ds_s')).get('cpu')!.units]).toEqual(['%']);
       expect((await a.metricsOf('ds_s')).get('cpu')?.series).toBe(3);
+      // Either instance trims and vacuums what both wrote (h3 had points at 102 and 112 only).
+      expect(await b.trim('ds_s', new Date(113_000))).toBe(6);
+      expect(await a.vacuum('ds_s')).toBe(2);
+      expect((await b.metricsOf('ds_s')).get('cpu')?.series).toBe(1);
     } finally {
       await executor.close();
     }

@@ -1,6 +1,7 @@
 // The embedded metrics store (the default, events in DuckDB): its own DuckDB database
-// (`metrics.duckdb`) with three tables per metrics dataset (see layout.ts). Series ids are assigned here and kept in memory by series
-// key, so ingest resolves a point's series without a query; each write is one transaction
+// (`metrics.duckdb`) with three tables per metrics dataset (see layout.ts). Series ids are
+// assigned here and kept in memory by series key, so ingest resolves a point's series without a
+// query; each write is one transaction
 // (new series, changed series metadata and points together), serialized per dataset. Queries
 // run on their own read connections and never wait for writes.
 import {
@@ -136,6 +137,11 @@ export class DuckDBMetricsStore implements MetricsStore {
   }
 
   hasDataset(table: string): boolean {
+    return this.datasets.has(table);
+  }
+
+  /** The file belongs to this instance alone: what it has loaded is all there is. */
+  async holdsDataset(table: string): Promise<boolean> {
     return this.datasets.has(table);
   }
 

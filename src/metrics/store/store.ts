@@ -44,6 +44,11 @@ export interface MetricsStore {
   readonly info: MetricsInfo;
   /** Whether the dataset's tables are known to exist (created here, found at start, or ensured). */
   hasDataset(table: string): boolean;
+  /**
+   * Whether the engine holds the dataset's tables, asking it when this instance has not seen the
+   * dataset (one created through another instance sharing the engine).
+   */
+  holdsDataset(table: string): Promise<boolean>;
   createDataset(table: string): Promise<void>;
   dropDataset(table: string): Promise<void>;
   /** The metrics of a dataset and what their series say about them. */

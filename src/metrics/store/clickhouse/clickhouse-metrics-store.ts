@@ -65,6 +65,16 @@ export class ClickHouseMetricsStore implements MetricsStore {
     return this.known.has(table);
   }
 
+  async holdsDataset(table: string): Promise<boolean> {
+    if (this.known.has(table)) return true;
+    const { rows } = await this.executor.query(
+      `SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = ${quoteLiteral(metricsTablesOf(table).series)}`,
+    );
+    if (Number(rows[0]![0]) === 0) return false;
+    this.known.add(table);
+    return true;
+  }
+
   async createDataset(table: string): Promise<void> {
     await this.lock.run(table, async () => {
       for (const sql of createTablesSql(table)) await this.executor.command(sql);
@@ -126,7 +136,7 @@ export class ClickHouseMetricsStore implements MetricsStore {
 
   write(table: string, batch: SeriesPoints[]): Promise<WriteResult> {
     return this.lock.run(table, async () => {
-      if (!this.known.has(table)) throw notFound('metrics dataset not found');
+      if (!(await this.holdsDataset(table))) throw notFound('metrics dataset not found');
       const seen = await this.seenOf(table);
       const names = metricsTablesOf(table);
       const pending = new Map<string, SeriesDescription>();
@@ -176,7 +186,7 @@ export class ClickHouseMetricsStore implements MetricsStore {
 
   trim(table: string, olderThan: Date): Promise<number> {
     return this.lock.run(table, async () => {
-      if (!this.known.has(table)) return 0;
+      if (!(await this.holdsDataset(table))) return 0;
       const cut = Math.floor(olderThan.getTime() / 1000);
       const names = metricsTablesOf(table);
       let deleted = 0;
@@ -193,7 +203,7 @@ export class ClickHouseMetricsStore implements MetricsStore {
 
   vacuum(table: string): Promise<number> {
     return this.lock.run(table, async () => {
-      if (!this.known.has(table)) return 0;
+      if (!(await this.holdsDataset(table))) return 0;
       const names = metricsTablesOf(table);
       const empty = `SELECT id FROM ${quoteIdentifier(names.series)} WHERE id NOT IN (SELECT series_id FROM ${quoteIdentifier(names.points)})
         AND id NOT IN (SELECT series_id FROM ${quoteIdentifier(names.dists)})`;
