@@ -102,6 +102,18 @@ describe('metrics store', () => {
     expect(await h.rows(`SELECT metric, ${tagsJson} FROM ${h.series('ds_z')}`)).toEqual([["it's", expected]]);
   });
 
+  it('gives back tag names and values holding tabs, newlines, backslashes, quotes and braces', async () => {
+    const h = await open();
+    await h.store.createDataset('ds_e');
+    const name = "a\tb\nc\\d'e{f}:g";
+    const value = "v\t1\n\\ 'x' {y: z}";
+    await h.store.write('ds_e', [gauge('m\tx', [[name, str(value)], ['plain', str('p')]], [[10, 1]])]);
+    const range = { from: 0, to: 100 };
+    expect(await h.store.info.tags('ds_e', range)).toEqual([name, 'plain'].sort());
+    expect(await h.store.info.tagValues('ds_e', range, name, 'm\tx')).toEqual([value]);
+    expect([...(await h.store.metricsOf('ds_e')).keys()]).toEqual(['m\tx']);
+  });
+
   // ClickHouse has no transaction over several tables (see the ClickHouse store).
   it.skipIf(ON_CHDB)('writes a batch whole or not at all', async () => {
     const h = await open();

@@ -11,24 +11,24 @@ import { createClickHouseRunner } from '../../../apl/execution/clickhouse-runner
 import type { QueryRunner as AplRunner } from '../../../apl/execution/runner';
 import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, decodeRows } from '../../../events/clickhouse/executor';
 import { quoteLiteral } from '../../../events/clickhouse/layout';
+import { escapeText } from '../../../events/clickhouse/tsv';
 import { KeyedLock } from '../../../events/keyed-lock';
 import { notFound } from '../../../errors';
-import { type DistributionValue, type MetricType, pointClassOf, type SeriesPoints } from '../../model';
+import { type DistributionValue, type MetricType, pointClassOf, type SeriesPoints, type Tags } from '../../model';
 import type { CompiledMetricsSql, SeriesRow } from '../../mpl/dialect/dialect';
 import { clickhouseMetricsDialect } from '../../mpl/dialect/clickhouse';
 import type { TagEntry } from '../../mpl/execution/result';
 import { baseOfSeriesTable } from '../layout';
-import { seriesKey, sortedTags, withoutNul } from '../series-key';
+import { seriesKey, withoutNul } from '../series-key';
 import { addToSummaries, type MetricsStore, type MetricSummary, type MplRunOptions, sameDescription, type SeriesDescription, type WriteResult } from '../store';
 import { ClickHouseMetricsInfo } from './info';
-import { createTablesSql, DIST_COLUMNS, dropTablesSql, floatText, metricsTablesOf, POINT_COLUMNS, quoteIdentifier, seriesIdOf, storedTag } from './layout';
+import { createTablesSql, DIST_COLUMNS, dropTablesSql, floatText, metricsTablesOf, POINT_COLUMNS, quoteIdentifier, SERIES_COLUMNS, seriesIdOf, storedTag } from './layout';
 
 /** Deletions wait until done, so the next statement (and the caller's count) sees them. */
 const SYNC = { mutations_sync: 2, lightweight_deletes_sync: 2 };
 
 const nullableFloat = (value: number | null) => (value === null ? '\\N' : floatText(value));
 const floatList = (values: number[] | null) => `[${(values ?? []).map(floatText).join(',')}]`;
-const text = (value: string) => quoteLiteral(withoutNul(value));
 
 export class ClickHouseMetricsStore implements MetricsStore {
   readonly dialect = clickhouseMetricsDialect;
@@ -127,6 +127,14 @@ export class ClickHouseMetricsStore implements MetricsStore {
     return seen;
   }
 
+  /**
+   * How inserts run: on a server, as async inserts answered once written (ClickHouse gathers
+   * the many small writes of many instances into few parts); embedded, directly.
+   */
+  private get insertSettings(): Record<string, number> {
+    return this.executor.engine === 'clickhouse' ? { async_insert: 1, wait_for_async_insert: 1 } : {};
+  }
+
   /** A version above every earlier one of this instance (the clock in microseconds). */
   private nextVersion(): bigint {
     const now = BigInt(Date.now()) * 1000n;
@@ -154,10 +162,18 @@ export class ClickHouseMetricsStore implements MetricsStore {
           if (!known) created++;
           const meta: SeriesDescription = { metric: descriptor.name, pointClass, type: descriptor.type, temporality: descriptor.temporality, monotonic: descriptor.monotonic, unit: descriptor.unit };
           pending.set(key, meta);
-          const tags = sortedTags(series.tags).map(([name, tag]) => `${text(name)}, ${text(storedTag(tag))}`);
           seriesRows.push(
-            `(${id}, ${text(meta.metric)}, map(${tags.join(', ')}), ${text(meta.type)}, ${meta.temporality === null ? 'NULL' : text(meta.temporality)}, ` +
-              `${meta.monotonic === null ? 'NULL' : meta.monotonic}, ${text(meta.unit)}, ${text(key)}, ${this.nextVersion()})`,
+            [
+              id,
+              tsvText(meta.metric),
+              tagsText(series.tags),
+              meta.type,
+              meta.temporality ?? '\\N',
+              meta.monotonic === null ? '\\N' : String(meta.monotonic),
+              tsvText(meta.unit),
+              tsvText(key),
+              this.nextVersion().toString(),
+            ].join('\t'),
           );
         }
         if (pointClass === 'scalar') {
@@ -168,14 +184,14 @@ export class ClickHouseMetricsStore implements MetricsStore {
       }
       let chunks = 0;
       if (seriesRows.length > 0) {
-        await this.executor.command(`INSERT INTO ${quoteIdentifier(names.series)} (id, metric, tags, type, temporality, monotonic, unit, key, version) VALUES ${seriesRows.join(', ')}`);
+        await this.executor.insert(names.series, SERIES_COLUMNS, Buffer.from(`${seriesRows.join('\n')}\n`), { settings: this.insertSettings });
       }
       if (points.length > 0) {
-        await this.executor.insert(names.points, POINT_COLUMNS, Buffer.from(`${points.join('\n')}\n`));
+        await this.executor.insert(names.points, POINT_COLUMNS, Buffer.from(`${points.join('\n')}\n`), { settings: this.insertSettings });
         chunks++;
       }
       if (dists.length > 0) {
-        await this.executor.insert(names.dists, DIST_COLUMNS, Buffer.from(`${dists.join('\n')}\n`));
+        await this.executor.insert(names.dists, DIST_COLUMNS, Buffer.from(`${dists.join('\n')}\n`), { settings: this.insertSettings });
         chunks++;
       }
       // Only what was stored is remembered.
@@ -240,6 +256,20 @@ export class ClickHouseMetricsStore implements MetricsStore {
   async close(): Promise<void> {
     await this.lock.idle();
   }
+}
+
+/** Text as a TabSeparated field (NUL replaced, as everywhere the store writes text). */
+const tsvText = (value: string) => escapeText(withoutNul(value));
+
+/**
+ * A series' tags as a TabSeparated Map field: `{'name':'value',...}` with quoted strings, sorted
+ * by name in UTF-8 byte order (ClickHouse's order, which mapSort keeps in the dialect), so equal
+ * tag sets are equal maps.
+ */
+function tagsText(tags: Tags): string {
+  const entries = [...tags.entries()].map(([name, tag]) => [withoutNul(name), withoutNul(storedTag(tag))] as const);
+  entries.sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return `{${entries.map(([name, value]) => `${quoteLiteral(name)}:${quoteLiteral(value)}`).join(',')}}`;
 }
 
 /** The columns of a distribution point after its series id and time, as TabSeparated text. */

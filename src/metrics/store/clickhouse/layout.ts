@@ -61,5 +61,6 @@ export function dropTablesSql(table: string): string[] {
   return [names.points, names.dists, names.series].map((name) => `DROP TABLE IF EXISTS ${quoteIdentifier(name)} SYNC`);
 }
 
+export const SERIES_COLUMNS = ['id', 'metric', 'tags', 'type', 'temporality', 'monotonic', 'unit', 'key', 'version'];
 export const POINT_COLUMNS = ['series_id', 't', 'value'];
 export const DIST_COLUMNS = ['series_id', 't', 'count', 'sum', 'min', 'max', 'bounds', 'counts', 'quantiles', 'qvalues'];
