@@ -32,7 +32,7 @@ export function metricsDatasetStorage(store: MetricsStore): DatasetStorage {
 
 /** The metrics store beside the configured event store: in the same ClickHouse, or in DuckDB. */
 export async function openMetricsStore(config: Config, events: EventStore): Promise<MetricsStore> {
-  if (events instanceof ClickHouseEventStore) return ClickHouseMetricsStore.open(events.executor);
+  if (events instanceof ClickHouseEventStore) return ClickHouseMetricsStore.open(events.executor, { cluster: events.cluster });
   return DuckDBMetricsStore.open(config.metricsDuckdbPath);
 }
 

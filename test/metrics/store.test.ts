@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ClickHouseMetricsStore } from '../../src/metrics/store/clickhouse/clickhouse-metrics-store';
 import type { SeriesPoints, TagValue } from '../../src/metrics/model';
 import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
+import { createTablesSql, dropTablesSql } from '../../src/metrics/store/clickhouse/layout';
+import { quoteLiteral } from '../../src/events/clickhouse/layout';
 import { ON_CHDB } from '../helpers/server';
 import { type OpenedMetricsStore, openMetricsStoreIn } from './harness';
 
@@ -197,5 +199,22 @@ describe.runIf(ON_CHDB)('metrics store in a ClickHouse shared by several instanc
     } finally {
       await executor.close();
     }
+  });
+});
+
+describe.runIf(ON_CHDB)('metrics tables on a ClickHouse cluster', () => {
+  // No cluster can be started here: ClickHouse's own parser checks the statements, and their
+  // shape is checked below (a replicated table per node, a Distributed one sharded by series id).
+  it('writes replicated tables and Distributed tables over them, ON CLUSTER', async () => {
+    const statements = [...createTablesSql('ds_k', 'main'), ...dropTablesSql('ds_k', 'main')];
+    const h = await open();
+    for (const statement of statements) {
+      const [[formatted]] = (await h.rows(`SELECT formatQuery(${quoteLiteral(statement)})`)) as [[string]];
+      expect(formatted).toContain('ON CLUSTER main');
+    }
+    expect(statements.filter((statement) => statement.startsWith('CREATE'))).toHaveLength(6);
+    expect(statements.join('\n')).toMatch(/`ds_k_series_local` ON CLUSTER `main` .*ENGINE = ReplicatedReplacingMergeTree\(version\) ORDER BY id/s);
+    expect(statements.join('\n')).toMatch(/`ds_k_points` ON CLUSTER `main` AS `ds_k_points_local`\s+ENGINE = Distributed\('main', currentDatabase\(\), 'ds_k_points_local', series_id\)/);
+    expect(statements.filter((statement) => statement.startsWith('DROP'))).toHaveLength(6);
   });
 });

@@ -57,7 +57,8 @@ export class ClickHouseEventStore implements EventStore {
   private constructor(
     /** The engine's executor, which the metrics store in the same ClickHouse shares. */
     readonly executor: ClickHouseExecutor,
-    private readonly cluster: string | undefined,
+    /** `CLICKHOUSE_CLUSTER`, which the metrics store's tables follow too. */
+    readonly cluster: string | undefined,
   ) {
     this.aplRunner = createClickHouseRunner(executor);
   }

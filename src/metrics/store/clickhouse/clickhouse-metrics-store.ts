@@ -9,7 +9,7 @@
 // leaves the earlier inserts (series rows without points are what vacuum removes).
 import { createClickHouseRunner } from '../../../apl/execution/clickhouse-runner';
 import type { QueryRunner as AplRunner } from '../../../apl/execution/runner';
-import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, decodeRows } from '../../../events/clickhouse/executor';
+import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, type ClickHouseSettings, decodeRows } from '../../../events/clickhouse/executor';
 import { quoteLiteral } from '../../../events/clickhouse/layout';
 import { escapeText } from '../../../events/clickhouse/tsv';
 import { KeyedLock } from '../../../events/keyed-lock';
@@ -22,7 +22,7 @@ import { baseOfSeriesTable } from '../layout';
 import { seriesKey, withoutNul } from '../series-key';
 import { addToSummaries, type MetricsStore, type MetricSummary, type MplRunOptions, sameDescription, type SeriesDescription, type WriteResult } from '../store';
 import { ClickHouseMetricsInfo } from './info';
-import { createTablesSql, DIST_COLUMNS, dropTablesSql, floatText, metricsTablesOf, POINT_COLUMNS, quoteIdentifier, SERIES_COLUMNS, seriesIdOf, storedTag } from './layout';
+import { createTablesSql, DIST_COLUMNS, dropTablesSql, floatText, metricsTablesOf, onCluster, POINT_COLUMNS, quoteIdentifier, SERIES_COLUMNS, seriesIdOf, storedTable, storedTag } from './layout';
 
 /** Deletions wait until done, so the next statement (and the caller's count) sees them. */
 const SYNC = { mutations_sync: 2, lightweight_deletes_sync: 2 };
@@ -40,17 +40,28 @@ export class ClickHouseMetricsStore implements MetricsStore {
   private readonly lock = new KeyedLock();
   private lastVersion = 0n;
 
-  private constructor(private readonly executor: ClickHouseExecutor) {
-    this.runner = createClickHouseRunner(executor, clickhouseMetricsDialect.settings);
-    this.info = new ClickHouseMetricsInfo(executor);
+  private constructor(
+    private readonly executor: ClickHouseExecutor,
+    private readonly cluster: string | undefined,
+  ) {
+    this.runner = createClickHouseRunner(executor, { ...clickhouseMetricsDialect.settings, ...this.readSettings });
+    this.info = new ClickHouseMetricsInfo(executor, this.readSettings);
+  }
+
+  /**
+   * On a cluster, a subquery over another Distributed table reads that table's shard-local
+   * copy: a series' row and its points share a shard (both are sharded by series id).
+   */
+  private get readSettings(): ClickHouseSettings {
+    return this.cluster ? { distributed_product_mode: 'local' } : {};
   }
 
   get engine(): 'clickhouse' | 'chdb' {
     return this.executor.engine;
   }
 
-  static async open(executor: ClickHouseExecutor): Promise<ClickHouseMetricsStore> {
-    const store = new ClickHouseMetricsStore(executor);
+  static async open(executor: ClickHouseExecutor, options: { cluster?: string | undefined } = {}): Promise<ClickHouseMetricsStore> {
+    const store = new ClickHouseMetricsStore(executor, options.cluster);
     const { rows } = await executor.query(
       `SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE '%\\_series'`,
     );
@@ -77,14 +88,14 @@ export class ClickHouseMetricsStore implements MetricsStore {
 
   async createDataset(table: string): Promise<void> {
     await this.lock.run(table, async () => {
-      for (const sql of createTablesSql(table)) await this.executor.command(sql);
+      for (const sql of createTablesSql(table, this.cluster)) await this.executor.command(sql);
       this.known.add(table);
     });
   }
 
   async dropDataset(table: string): Promise<void> {
     await this.lock.run(table, async () => {
-      for (const sql of dropTablesSql(table)) await this.executor.command(sql);
+      for (const sql of dropTablesSql(table, this.cluster)) await this.executor.command(sql);
       this.known.delete(table);
       this.seen.delete(table);
     });
@@ -105,7 +116,7 @@ export class ClickHouseMetricsStore implements MetricsStore {
   /** Runs a statement of the store's own, turning a missing table into a missing dataset. */
   private async read(sql: string) {
     try {
-      const result = await this.executor.query(sql);
+      const result = await this.executor.query(sql, { settings: this.readSettings });
       return { rows: decodeRows(result, 'nanos') };
     } catch (error) {
       if (error instanceof ClickHouseError && error.code === CLICKHOUSE_ERROR.UNKNOWN_TABLE) throw notFound('metrics dataset not found');
@@ -129,9 +140,11 @@ export class ClickHouseMetricsStore implements MetricsStore {
 
   /**
    * How inserts run: on a server, as async inserts answered once written (ClickHouse gathers
-   * the many small writes of many instances into few parts); embedded, directly.
+   * the many small writes of many instances into few parts); through a cluster, synchronously
+   * to their shard; embedded, directly.
    */
   private get insertSettings(): Record<string, number> {
+    if (this.cluster) return { insert_distributed_sync: 1 };
     return this.executor.engine === 'clickhouse' ? { async_insert: 1, wait_for_async_insert: 1 } : {};
   }
 
@@ -210,7 +223,7 @@ export class ClickHouseMetricsStore implements MetricsStore {
         const { rows } = await this.read(`SELECT count() FROM ${quoteIdentifier(name)} WHERE t < ${cut}`);
         const count = Number(rows[0]![0]);
         if (count === 0) continue;
-        await this.executor.command(`DELETE FROM ${quoteIdentifier(name)} WHERE t < ${cut}`, { settings: SYNC });
+        await this.executor.command(`DELETE FROM ${quoteIdentifier(storedTable(name, this.cluster))}${onCluster(this.cluster)} WHERE t < ${cut}`, { settings: SYNC });
         deleted += count;
       }
       return deleted;
@@ -221,12 +234,15 @@ export class ClickHouseMetricsStore implements MetricsStore {
     return this.lock.run(table, async () => {
       if (!(await this.holdsDataset(table))) return 0;
       const names = metricsTablesOf(table);
-      const empty = `SELECT id FROM ${quoteIdentifier(names.series)} WHERE id NOT IN (SELECT series_id FROM ${quoteIdentifier(names.points)})
-        AND id NOT IN (SELECT series_id FROM ${quoteIdentifier(names.dists)})`;
-      const { rows } = await this.read(`SELECT count(DISTINCT id) FROM (${empty})`);
+      const empty = (series: string, points: string, dists: string) =>
+        `SELECT id FROM ${quoteIdentifier(series)} WHERE id NOT IN (SELECT series_id FROM ${quoteIdentifier(points)})
+         AND id NOT IN (SELECT series_id FROM ${quoteIdentifier(dists)})`;
+      const { rows } = await this.read(`SELECT count(DISTINCT id) FROM (${empty(names.series, names.points, names.dists)})`);
       const count = Number(rows[0]![0]);
       if (count > 0) {
-        await this.executor.command(`DELETE FROM ${quoteIdentifier(names.series)} WHERE id IN (${empty})`, { settings: SYNC });
+        // On a cluster each node deletes from its shard, where a series' points are.
+        const [series, points, dists] = [names.series, names.points, names.dists].map((name) => storedTable(name, this.cluster)) as [string, string, string];
+        await this.executor.command(`DELETE FROM ${quoteIdentifier(series)}${onCluster(this.cluster)} WHERE id IN (${empty(series, points, dists)})`, { settings: SYNC });
         // What this instance remembered is read again on its next write.
         this.seen.delete(table);
       }

@@ -1,7 +1,7 @@
 // The discovery queries (metrics, tags, tag values, find) over the ClickHouse layout of a
 // metrics dataset: the questions of ../info.ts, answered the same way. A series counts when it
 // has a point in the range; its tags and description come from its latest series row (FINAL).
-import { type ClickHouseExecutor, decodeRows } from '../../../events/clickhouse/executor';
+import { type ClickHouseExecutor, type ClickHouseSettings, decodeRows } from '../../../events/clickhouse/executor';
 import { quoteLiteral } from '../../../events/clickhouse/layout';
 import { type TagEntry, tagValueOf } from '../../mpl/execution/result';
 import { compareTagValues, type InfoRange, type MetricInfo, metricInfoOf, type TagValueJson } from '../info';
@@ -12,10 +12,13 @@ import { metricsTablesOf, quoteIdentifier } from './layout';
 const text = (value: string) => quoteLiteral(withoutNul(value));
 
 export class ClickHouseMetricsInfo implements MetricsInfo {
-  constructor(private readonly executor: ClickHouseExecutor) {}
+  constructor(
+    private readonly executor: ClickHouseExecutor,
+    private readonly settings: ClickHouseSettings = {},
+  ) {}
 
   private async rows(sql: string): Promise<unknown[][]> {
-    return decodeRows(await this.executor.query(sql), 'nanos');
+    return decodeRows(await this.executor.query(sql, { settings: this.settings }), 'nanos');
   }
 
   /** Series ids with a point in the range (a subquery). */

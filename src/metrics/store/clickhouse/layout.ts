@@ -12,8 +12,10 @@
 //   (`t`, `series_id`) so a time range reads only its granules.
 // - `<table>_dists`: distribution points, ordered likewise; empty arrays stand for the lists a
 //   point does not have (ClickHouse arrays cannot be NULL).
+// With a cluster (`CLICKHOUSE_CLUSTER`), as for events: replicated `<name>_local` tables on every
+// node and Distributed tables over them (see createTablesSql).
 import { createHash } from 'node:crypto';
-import { quoteIdentifier } from '../../../events/clickhouse/layout';
+import { quoteIdentifier, quoteLiteral } from '../../../events/clickhouse/layout';
 import type { TagValue } from '../../model';
 import { metricsTablesOf } from '../layout';
 
@@ -40,25 +42,68 @@ export function seriesIdOf(key: string): bigint {
   return createHash('sha256').update(key).digest().readBigUInt64BE(0);
 }
 
-export function createTablesSql(table: string): string[] {
+/** Each table of a metrics dataset: its columns, its MergeTree engine, order and sharding key. */
+function tableDefinitions(table: string) {
   const names = metricsTablesOf(table);
   return [
-    `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(names.series)} (
-      id UInt64, metric String, tags Map(String, String), type LowCardinality(String), temporality Nullable(String),
-      monotonic Nullable(Bool), unit String, key String, version UInt64)
-     ENGINE = ReplacingMergeTree(version) ORDER BY id`,
-    `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(names.points)} (series_id UInt64, t Int64, value Float64)
-     ENGINE = MergeTree ORDER BY (t, series_id)`,
-    `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(names.dists)} (
-      series_id UInt64, t Int64, count Float64, sum Nullable(Float64), min Nullable(Float64), max Nullable(Float64),
-      bounds Array(Float64), counts Array(Float64), quantiles Array(Float64), qvalues Array(Float64))
-     ENGINE = MergeTree ORDER BY (t, series_id)`,
+    {
+      name: names.series,
+      columns: `id UInt64, metric String, tags Map(String, String), type LowCardinality(String), temporality Nullable(String),
+        monotonic Nullable(Bool), unit String, key String, version UInt64`,
+      engine: 'ReplacingMergeTree(version)',
+      replicated: 'ReplicatedReplacingMergeTree(version)',
+      order: 'ORDER BY id',
+      shard: 'id',
+    },
+    {
+      name: names.points,
+      columns: 'series_id UInt64, t Int64, value Float64',
+      engine: 'MergeTree',
+      replicated: 'ReplicatedMergeTree',
+      order: 'ORDER BY (t, series_id)',
+      shard: 'series_id',
+    },
+    {
+      name: names.dists,
+      columns: `series_id UInt64, t Int64, count Float64, sum Nullable(Float64), min Nullable(Float64), max Nullable(Float64),
+        bounds Array(Float64), counts Array(Float64), quantiles Array(Float64), qvalues Array(Float64)`,
+      engine: 'MergeTree',
+      replicated: 'ReplicatedMergeTree',
+      order: 'ORDER BY (t, series_id)',
+      shard: 'series_id',
+    },
   ];
 }
 
-export function dropTablesSql(table: string): string[] {
-  const names = metricsTablesOf(table);
-  return [names.points, names.dists, names.series].map((name) => `DROP TABLE IF EXISTS ${quoteIdentifier(name)} SYNC`);
+/** ` ON CLUSTER name`, or nothing. */
+export const onCluster = (cluster: string | undefined) => (cluster ? ` ON CLUSTER ${quoteIdentifier(cluster)}` : '');
+
+/** The table that holds rows (and takes deletes): `<name>_local` on a cluster. */
+export const storedTable = (name: string, cluster: string | undefined) => (cluster ? `${name}_local` : name);
+
+/**
+ * The statements creating a dataset's tables. On a cluster, each is a replicated table
+ * `<name>_local` on every node and a Distributed table `<name>` over them, sharded by series id,
+ * so a series' row and its points share a shard and each shard joins them locally.
+ */
+export function createTablesSql(table: string, cluster?: string): string[] {
+  return tableDefinitions(table).flatMap((definition) => {
+    if (!cluster) {
+      return [`CREATE TABLE IF NOT EXISTS ${quoteIdentifier(definition.name)} (${definition.columns}) ENGINE = ${definition.engine} ${definition.order}`];
+    }
+    const local = `${definition.name}_local`;
+    return [
+      `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(local)}${onCluster(cluster)} (${definition.columns}) ENGINE = ${definition.replicated} ${definition.order}`,
+      `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(definition.name)}${onCluster(cluster)} AS ${quoteIdentifier(local)}
+       ENGINE = Distributed(${quoteLiteral(cluster)}, currentDatabase(), ${quoteLiteral(local)}, ${definition.shard})`,
+    ];
+  });
+}
+
+export function dropTablesSql(table: string, cluster?: string): string[] {
+  const names = tableDefinitions(table).map((definition) => definition.name);
+  const all = cluster ? names.flatMap((name) => [name, `${name}_local`]) : names;
+  return all.map((name) => `DROP TABLE IF EXISTS ${quoteIdentifier(name)}${onCluster(cluster)} SYNC`);
 }
 
 export const SERIES_COLUMNS = ['id', 'metric', 'tags', 'type', 'temporality', 'monotonic', 'unit', 'key', 'version'];
