@@ -16,7 +16,7 @@ import type { MetricsAnswer } from './mpl/execution/result';
 import type { DatasetBinding } from './mpl/semantic/analyzer';
 import type { MetricBinding } from './mpl/semantic/plan';
 import type { InfoRange } from './store/info';
-import type { MetricsInfo, MetricsStore, WriteResult } from './store/store';
+import type { MetricsInfo, MetricsStore, MetricSummary, WriteResult } from './store/store';
 
 const queryBodySchema = z.looseObject({
   mpl: z.string().optional(),
@@ -104,23 +104,7 @@ export class MetricsService {
   }
 
   private async binding(dataset: DatasetRecord): Promise<DatasetBinding> {
-    const metrics = await this.store.metricsOf(dataset.tableName);
-    return {
-      name: dataset.name,
-      table: dataset.tableName,
-      metric(name) {
-        const summary = metrics.get(name);
-        if (!summary) return NO_METRIC;
-        return {
-          scalar: summary.pointClasses.has('scalar'),
-          distribution: summary.pointClasses.has('distribution'),
-          summary: summary.types.has('summary'),
-          types: [...summary.types],
-          temporality: summary.temporalities.size === 1 ? ([...summary.temporalities][0] as 'cumulative' | 'delta') : null,
-          unit: summary.units.size === 1 ? [...summary.units][0]! : null,
-        };
-      },
-    };
+    return datasetBinding(dataset.name, dataset.tableName, await this.store.metricsOf(dataset.tableName));
   }
 
   /**
@@ -209,6 +193,26 @@ export class MetricsService {
       throw notFoundIn(dataset, what.metric !== undefined ? `tag "${what.tag}" on metric "${what.metric}"` : `tag "${what.tag}"`);
     }
   }
+}
+
+/** What MPL's analysis knows of a dataset: its metrics as their series describe them. */
+export function datasetBinding(name: string, table: string, metrics: ReadonlyMap<string, MetricSummary>): DatasetBinding {
+  return {
+    name,
+    table,
+    metric(metric) {
+      const summary = metrics.get(metric);
+      if (!summary) return NO_METRIC;
+      return {
+        scalar: summary.pointClasses.has('scalar'),
+        distribution: summary.pointClasses.has('distribution'),
+        summary: summary.types.has('summary'),
+        types: [...summary.types],
+        temporality: summary.temporalities.size === 1 ? ([...summary.temporalities][0] as 'cumulative' | 'delta') : null,
+        unit: summary.units.size === 1 ? [...summary.units][0]! : null,
+      };
+    },
+  };
 }
 
 /**

@@ -385,9 +385,16 @@ function answer(builder: StatementBuilder, root: Relation, span: TimeSpan, first
   return builder.statement(
     `SELECT toJSONString(g.tags) AS tags, toJSONString(arrayMap(x -> tupleElement(x, 1), s.tvs)) AS ts,
        toJSONString(arrayMap(x -> if(isFinite(tupleElement(x, 2)), toNullable(tupleElement(x, 2)), NULL), s.tvs)) AS vs
-     FROM ${series} AS s JOIN ${root.tags} AS g ON g.sid = s.sid ORDER BY mapKeys(g.tags), mapValues(g.tags) LIMIT ${limit}`,
+     FROM ${series} AS s JOIN ${root.tags} AS g ON g.sid = s.sid ORDER BY ${TAGS_ORDER} LIMIT ${limit}`,
   );
 }
+
+/**
+ * The order of answers' series, DuckDB's order of its tag maps: entry by entry, by name, then by
+ * the value's type (string, int, float, bool), then by the value as that type.
+ */
+const TAGS_ORDER = `arrayMap((k, v) -> (k, position('sifb', substring(v, 1, 1)), if(startsWith(v, 's'), substring(v, 2), ''),
+  if(startsWith(v, 'i'), toInt64OrZero(substring(v, 2)), 0), if(startsWith(v, 'f'), toFloat64OrZero(substring(v, 2)), 0), v), mapKeys(g.tags), mapValues(g.tags))`;
 
 export const clickhouseMetricsDialect: MetricsDialect & { settings: Record<string, number> } = {
   name: 'clickhouse',
