@@ -45,12 +45,14 @@ const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
 ];
 
 // Suites that run a third time with both: events in chdb and the relational store in PostgreSQL,
-// the configuration several instances share (the API's datasets, ingest, queries and monitors).
+// the configuration several instances share (the API's datasets, ingest, queries and monitors),
+// and two instances sharing both.
 const CHDB_POSTGRES_SUITES = process.env.CHDB_POSTGRES_TEST_SUITES?.split(',') ?? [
   'test/datasets/*.test.ts',
   'test/events/http-ingest.test.ts',
   'test/queries/*.test.ts',
   'test/monitors/threshold.test.ts',
+  'test/clickhouse/instances.test.ts',
 ];
 
 /** True when the optional chdb package is installed (CI installs it; elsewhere it may be absent). */
@@ -68,7 +70,8 @@ function chdbAvailable(): boolean {
 // The genai_* functions are listed as unsupported on ClickHouse (test/apl/unsupported-on-clickhouse.ts,
 // each checked over HTTP by test/clickhouse/unsupported.test.ts); their engine-level cases install a
 // price table into DuckDB directly.
-const CHDB_EXCLUDED = ['test/apl/conformance-genai.test.ts'];
+// Two instances over one ClickHouse need a shared PostgreSQL: that test runs in chdb-postgres.
+const CHDB_EXCLUDED = ['test/apl/conformance-genai.test.ts', 'test/clickhouse/instances.test.ts'];
 
 export default defineConfig({
   resolve: {
