@@ -155,6 +155,28 @@ describe('metrics store', () => {
     expect(await h.rows(`SELECT count(*) FROM ${h.series('ds_t')}`)).toEqual([[1n]]);
   });
 
+  it('stops an MPL statement past its time budget and refuses an answer past its size, measured alike', async () => {
+    const h = await open();
+    await h.store.createDataset('ds_q');
+    await h.store.write('ds_q', [gauge('cpu', [['host', str('a'.repeat(200))]], [[1, 1]])]);
+    const endless = ON_CHDB ? 'SELECT count() FROM numbers(100000000000)' : 'SELECT count(*) FROM range(100000000000)';
+    const started = Date.now();
+    const timedOut = await h.store.runMpl({ sql: endless, params: [] }, { timeoutMs: 300 }).catch((error: unknown) => error);
+    expect(timedOut).toMatchObject({ name: 'DomainError', kind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // A real statement of the store's dialect, whose one row holds a 200-character tag.
+    const statement = {
+      sql: ON_CHDB
+        ? `SELECT toJSONString(tags), '[1]', '[1]' FROM ${h.series('ds_q')}`
+        : `SELECT list_transform(map_entries(tags), lambda e: {'k': e.key, 't': 's', 'v': CAST(e.value AS VARCHAR)}), [1], [1.0] FROM ds_q_series`,
+      params: [],
+    };
+    // The answer's size: the tag's name and value and 16 (4 + 200 + 16), 8 per time and value: 236.
+    expect(await h.store.runMpl(statement, { timeoutMs: 10_000, maxResultBytes: 236 })).toHaveLength(1);
+    const tooLarge = await h.store.runMpl(statement, { timeoutMs: 10_000, maxResultBytes: 235 }).catch((error: unknown) => error);
+    expect(tooLarge).toMatchObject({ name: 'DomainError', kind: 'limit_exceeded' });
+  });
+
   it('drops the tables of a dataset', async () => {
     const h = await open();
     await h.store.createDataset('ds_d');

@@ -30,7 +30,7 @@ import { duckdbMetricsDialect } from '../mpl/dialect/duckdb';
 import { MetricsInfoQueries } from './info';
 import { baseOfSeriesTable, createTablesSql, dropTablesSql, metricsTablesOf, quoteIdentifier, TAG_MEMBER, TAG_VALUE_TYPE } from './layout';
 import { seriesKey, sortedTags, withoutNul } from './series-key';
-import { addToSummaries, type MetricsStore, type MetricSummary, type MplRunOptions, sameDescription, type WriteResult } from './store';
+import { addToSummaries, checkAnswerSize, type MetricsStore, type MetricSummary, type MplRunOptions, sameDescription, type WriteResult } from './store';
 
 export type { MetricSummary, WriteResult };
 
@@ -286,9 +286,12 @@ export class DuckDBMetricsStore implements MetricsStore {
     });
   }
 
-  async runMpl(statement: CompiledMetricsSql, options: MplRunOptions): Promise<SeriesRow[]> {
+  async runMpl(statement: CompiledMetricsSql, { maxResultBytes, ...options }: MplRunOptions): Promise<SeriesRow[]> {
     const result = await this.queries.run(statement.sql, statement.params, options);
-    return result.rows.map(([tags, ts, vs]) => ({ tags, ts, vs }) as SeriesRow);
+    return checkAnswerSize(
+      result.rows.map(([tags, ts, vs]) => ({ tags, ts, vs }) as SeriesRow),
+      maxResultBytes,
+    );
   }
 
   /** Runs read-only SQL on a read connection (DuckDB's SQL: tests and benchmarks). */

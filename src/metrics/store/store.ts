@@ -3,6 +3,7 @@
 // the events live in (`clickhouse/clickhouse-metrics-store.ts`). Each store brings the MPL
 // dialect and the discovery queries that read its own layout.
 import type { QueryOptions } from '../../events/store/query-runner';
+import { resultTooLarge } from '../../events/store/result-size';
 import type { MetricDescriptor, MetricType, PointClass, SeriesPoints } from '../model';
 import type { CompiledMetricsSql, MetricsDialect, SeriesRow } from '../mpl/dialect/dialect';
 import type { InfoRange, MetricInfo, TagValueJson } from './info';
@@ -64,6 +65,21 @@ export interface MetricsStore {
   /** Resolves once every queued write has settled. */
   idle(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Refuses an MPL answer whose series take more than `maxResultBytes` (tag names and values by
+ * length, each time and value 8 bytes), measured alike whichever store computed it.
+ */
+export function checkAnswerSize(rows: SeriesRow[], maxResultBytes: number | undefined): SeriesRow[] {
+  if (maxResultBytes === undefined) return rows;
+  let bytes = 0;
+  for (const row of rows) {
+    for (const tag of row.tags) bytes += tag.k.length + tag.v.length + 16;
+    bytes += 8 * (row.ts.length + row.vs.length);
+    if (bytes > maxResultBytes) throw resultTooLarge(maxResultBytes);
+  }
+  return rows;
 }
 
 /** A series' description as the store keeps it. */

@@ -20,7 +20,7 @@ import { clickhouseMetricsDialect } from '../../mpl/dialect/clickhouse';
 import type { TagEntry } from '../../mpl/execution/result';
 import { baseOfSeriesTable } from '../layout';
 import { seriesKey, withoutNul } from '../series-key';
-import { addToSummaries, type MetricsStore, type MetricSummary, type MplRunOptions, sameDescription, type SeriesDescription, type WriteResult } from '../store';
+import { addToSummaries, checkAnswerSize, type MetricsStore, type MetricSummary, type MplRunOptions, sameDescription, type SeriesDescription, type WriteResult } from '../store';
 import { ClickHouseMetricsInfo } from './info';
 import { createTablesSql, DIST_COLUMNS, dropTablesSql, floatText, metricsTablesOf, onCluster, POINT_COLUMNS, quoteIdentifier, SERIES_COLUMNS, seriesIdOf, storedTable, storedTag } from './layout';
 
@@ -250,13 +250,14 @@ export class ClickHouseMetricsStore implements MetricsStore {
     });
   }
 
-  async runMpl(statement: CompiledMetricsSql, options: MplRunOptions): Promise<SeriesRow[]> {
+  async runMpl(statement: CompiledMetricsSql, { maxResultBytes, ...options }: MplRunOptions): Promise<SeriesRow[]> {
     const { rows } = await this.runner.run(statement, options);
-    return rows.map(([tags, ts, vs]) => ({
+    const series = rows.map(([tags, ts, vs]) => ({
       tags: Object.entries(JSON.parse(tags as string) as Record<string, string>).map(([k, value]): TagEntry => ({ k, t: value[0] as TagEntry['t'], v: value.slice(1) })),
       ts: JSON.parse(ts as string) as number[],
       vs: JSON.parse(vs as string) as (number | null)[],
     }));
+    return checkAnswerSize(series, maxResultBytes);
   }
 
   /** Runs ClickHouse SQL as it is (tests and benchmarks). */
