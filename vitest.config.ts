@@ -23,7 +23,9 @@ const POSTGRES_SUITES = process.env.POSTGRES_TEST_SUITES?.split(',') ?? [
 // Suites that run a second time with events in ClickHouse embedded (chdb, EVENT_STORE=chdb and
 // the ClickHouse dialect): the APL conformance tables, the engine's injection and pagination
 // suites, and every suite that ingests or queries through the API (the shippers' doors included)
-// or fuzzes it, monitors evaluating over it, and LLM costs priced from the model catalog. CHDB_TEST_SUITES (comma-separated globs) replaces the list.
+// or fuzzes it, monitors evaluating over it, LLM costs priced from the model catalog, and the
+// metrics suites (the metrics store lives in the same ClickHouse, queried through the ClickHouse
+// dialect of MPL). CHDB_TEST_SUITES (comma-separated globs) replaces the list.
 const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/clickhouse/**/*.test.ts',
   'test/apl/conformance*.test.ts',
@@ -40,15 +42,18 @@ const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/fuzz.test.ts',
   'test/monitors/{threshold,match}.test.ts',
   'test/genai/*.test.ts',
+  'test/metrics/*.test.ts',
 ];
 
 // Suites that run a third time with both: events in chdb and the relational store in PostgreSQL,
-// the configuration several instances share (the API's datasets, ingest, queries and monitors).
+// the configuration several instances share (the API's datasets, ingest, queries and monitors),
+// and two instances sharing both.
 const CHDB_POSTGRES_SUITES = process.env.CHDB_POSTGRES_TEST_SUITES?.split(',') ?? [
   'test/datasets/*.test.ts',
   'test/events/http-ingest.test.ts',
   'test/queries/*.test.ts',
   'test/monitors/threshold.test.ts',
+  'test/clickhouse/instances.test.ts',
 ];
 
 /** True when the optional chdb package is installed (CI installs it; elsewhere it may be absent). */
@@ -65,7 +70,8 @@ function chdbAvailable(): boolean {
 
 // The genai_* message functions are listed as unsupported on ClickHouse (test/apl/unsupported-on-clickhouse.ts,
 // each checked over HTTP by test/clickhouse/unsupported.test.ts).
-const CHDB_EXCLUDED = ['test/apl/conformance-genai.test.ts'];
+// Two instances over one ClickHouse need a shared PostgreSQL: that test runs in chdb-postgres.
+const CHDB_EXCLUDED = ['test/apl/conformance-genai.test.ts', 'test/clickhouse/instances.test.ts'];
 
 export default defineConfig({
   resolve: {

@@ -13,9 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SeriesPoints } from '../src/metrics/model';
 import { executeMpl, type MplDeps } from '../src/metrics/mpl/execution/execute';
-import type { SeriesRow } from '../src/metrics/mpl/dialect/dialect';
 import { metricsTablesOf, quoteIdentifier } from '../src/metrics/store/layout';
-import { MetricsStore } from '../src/metrics/store/metrics-store';
+import { DuckDBMetricsStore } from '../src/metrics/store/metrics-store';
 import { timePaired } from './paired-timing';
 
 const POINTS = Number(process.env.BENCH_POINTS ?? 1_000_000);
@@ -31,10 +30,10 @@ const DIR = path.join(tmpdir(), 'eventdeck-bench-mpl');
 const FILE = path.join(DIR, `metrics-${POINTS}.duckdb`);
 const TABLE = 'ds_bench';
 
-async function prepare(): Promise<MetricsStore> {
+async function prepare(): Promise<DuckDBMetricsStore> {
   mkdirSync(DIR, { recursive: true });
   const fresh = !existsSync(FILE);
-  const store = await MetricsStore.open(FILE);
+  const store = await DuckDBMetricsStore.open(FILE);
   if (!fresh && store.hasDataset(TABLE)) return store;
   if (!fresh) {
     await store.close();
@@ -75,14 +74,14 @@ async function prepare(): Promise<MetricsStore> {
 
 async function main() {
   const store = await prepare();
-  const summary = store.metricsOf(TABLE).get('cpu')!;
+  const summary = (await store.metricsOf(TABLE)).get('cpu')!;
   const deps: MplDeps = {
     resolveDataset: (name) => ({
       name,
       table: TABLE,
       metric: () => ({ scalar: true, distribution: false, summary: false, types: [...summary.types], temporality: null, unit: '%' }),
     }),
-    run: async (sql, timeoutMs) => (await store.query(sql.sql, sql.params, { timeoutMs })).rows.map(([tags, ts, vs]) => ({ tags, ts, vs }) as SeriesRow),
+    run: (sql, timeoutMs) => store.runMpl(sql, { timeoutMs }),
     timeoutMs: 120_000,
     maxSeries: 10_000,
     nowMs: END * 1000,

@@ -63,10 +63,11 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
   const auth = new AuthService(store);
   const events = await openEventServices(config, store, logger);
-  const metricsStore = await openMetricsStore(config);
+  const metricsStore = await openMetricsStore(config, events.eventStore);
   const metricsStorage = metricsDatasetStorage(metricsStore);
-  // Background sweeps know a dataset only by its table: metrics tables live in the metrics store.
-  const storageOfTable = (table: string) => (metricsStore.hasDataset(table) ? metricsStorage : events.datasetEvents);
+  // Background sweeps know a dataset only by its table: metrics tables live in the metrics store
+  // (which, shared with other instances, may hold datasets this instance has not seen yet).
+  const storageOfTable = async (table: string) => ((await metricsStore.holdsDataset(table)) ? metricsStorage : events.datasetEvents);
   const datasets = new DatasetService(
     store.prisma,
     store.repository,
@@ -76,7 +77,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   );
   const mapFields = new MapFieldService(datasets, events.mapFieldRegistry);
   const virtualFields = new VirtualFieldService(store.prisma, store.repository, datasets);
-  const identity = new IdentityService(store, auth, { dropTable: (id, table) => storageOfTable(table).dropTable(id, table) }, config, logger);
+  const identity = new IdentityService(store, auth, { dropTable: async (id, table) => (await storageOfTable(table)).dropTable(id, table) }, config, logger);
   const annotations = new AnnotationService(store.prisma, store.repository);
   const starredQueries = new StarredQueryService(store.prisma);
   const dashboards = new DashboardService(store.prisma);
@@ -93,7 +94,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const catalogRefresh = new CatalogRefresher(store, catalog, config.catalogSource, config.catalogRefreshMs, logger);
   await catalogRefresh.start();
   const retention = new RetentionSweeper(store.repository, store.leases, {
-    trim: (id, table, olderThan) => storageOfTable(table).trim(id, table, olderThan),
+    trim: async (id, table, olderThan) => (await storageOfTable(table)).trim(id, table, olderThan),
   }, logger);
   retention.start();
   identity.start();

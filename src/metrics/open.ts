@@ -1,11 +1,16 @@
-// Opens the metrics side of the domain: the embedded metrics store (its own DuckDB file beside
-// the events), the dataset storage that creates and drops metrics datasets' tables, and the
-// metrics service the doors call.
+// Opens the metrics side of the domain: the metrics store (its own DuckDB file beside the
+// events by default; with events in ClickHouse, tables in that same ClickHouse, reached through
+// the event store's executor, so every instance sharing it sees the same metrics), the dataset
+// storage that creates and drops metrics datasets' tables, and the metrics service the doors call.
 import type { Config } from '../config';
+import { ClickHouseEventStore } from '../events/clickhouse/clickhouse-store';
 import type { DatasetService, DatasetStorage } from '../events/datasets';
 import type { IngestService } from '../events/ingest/ingest-service';
+import type { EventStore } from '../events/store/store';
 import { MetricsService } from './service';
-import { MetricsStore } from './store/metrics-store';
+import { ClickHouseMetricsStore } from './store/clickhouse/clickhouse-metrics-store';
+import { DuckDBMetricsStore } from './store/metrics-store';
+import type { MetricsStore } from './store/store';
 
 /** Creates, drops, trims and vacuums the tables of metrics datasets. */
 export function metricsDatasetStorage(store: MetricsStore): DatasetStorage {
@@ -25,8 +30,10 @@ export function metricsDatasetStorage(store: MetricsStore): DatasetStorage {
   };
 }
 
-export async function openMetricsStore(config: Config): Promise<MetricsStore> {
-  return MetricsStore.open(config.metricsDuckdbPath);
+/** The metrics store beside the configured event store: in the same ClickHouse, or in DuckDB. */
+export async function openMetricsStore(config: Config, events: EventStore): Promise<MetricsStore> {
+  if (events instanceof ClickHouseEventStore) return ClickHouseMetricsStore.open(events.executor, { cluster: events.cluster });
+  return DuckDBMetricsStore.open(config.metricsDuckdbPath);
 }
 
 export function createMetricsService(config: Config, datasets: DatasetService, store: MetricsStore, ingest: Pick<IngestService, 'decode' | 'inTurn'>): MetricsService {

@@ -11,13 +11,12 @@ import { type DatasetRecord, type DatasetService, requireMetricsDataset } from '
 import { parseInput } from '../validation';
 import type { SeriesPoints } from './model';
 import { readMetrics } from './otlp';
-import type { SeriesRow } from './mpl/dialect/dialect';
 import { executeMpl, MAX_SERIES, type MplRequest } from './mpl/execution/execute';
 import type { MetricsAnswer } from './mpl/execution/result';
 import type { DatasetBinding } from './mpl/semantic/analyzer';
 import type { MetricBinding } from './mpl/semantic/plan';
-import { type InfoRange, MetricsInfoQueries } from './store/info';
-import type { MetricsStore, WriteResult } from './store/metrics-store';
+import type { InfoRange } from './store/info';
+import type { MetricsInfo, MetricsStore, MetricSummary, WriteResult } from './store/store';
 
 const queryBodySchema = z.looseObject({
   mpl: z.string().optional(),
@@ -50,14 +49,14 @@ export const MAX_POINTS_PER_REQUEST = 1_000_000;
 const NO_METRIC: MetricBinding = { scalar: false, distribution: false, summary: false, types: [], temporality: null, unit: null };
 
 export class MetricsService {
-  private readonly info: MetricsInfoQueries;
+  private readonly info: MetricsInfo;
 
   constructor(
     private readonly datasets: DatasetService,
     readonly store: MetricsStore,
     private readonly options: MetricsServiceOptions,
   ) {
-    this.info = new MetricsInfoQueries(store.queries);
+    this.info = store.info;
   }
 
   /** A metrics dataset the principal may run `capability` on. */
@@ -104,24 +103,8 @@ export class MetricsService {
     return { rejected: mapped.rejected, errorMessage: `${mapped.rejected} data points were not stored; the first: ${mapped.firstError}` };
   }
 
-  private binding(dataset: DatasetRecord): DatasetBinding {
-    const metrics = this.store.metricsOf(dataset.tableName);
-    return {
-      name: dataset.name,
-      table: dataset.tableName,
-      metric(name) {
-        const summary = metrics.get(name);
-        if (!summary) return NO_METRIC;
-        return {
-          scalar: summary.pointClasses.has('scalar'),
-          distribution: summary.pointClasses.has('distribution'),
-          summary: summary.types.has('summary'),
-          types: [...summary.types],
-          temporality: summary.temporalities.size === 1 ? ([...summary.temporalities][0] as 'cumulative' | 'delta') : null,
-          unit: summary.units.size === 1 ? [...summary.units][0]! : null,
-        };
-      },
-    };
+  private async binding(dataset: DatasetRecord): Promise<DatasetBinding> {
+    return datasetBinding(dataset.name, dataset.tableName, await this.store.metricsOf(dataset.tableName));
   }
 
   /**
@@ -146,18 +129,18 @@ export class MetricsService {
       },
       run: async (sql, timeoutMs) => {
         try {
-          const result = await this.store.query(sql.sql, sql.params, {
+          return await this.store.runMpl(sql, {
             timeoutMs,
             maxResultBytes: this.options.maxResultBytes,
             ...(options.signal ? { signal: options.signal } : {}),
           });
-          return result.rows.map(([tags, ts, vs]) => ({ tags, ts, vs }) as SeriesRow);
         } catch (error) {
           throw inputErrorOf(error);
         }
       },
       timeoutMs: this.options.queryTimeoutMs,
       maxSeries: MAX_SERIES,
+      dialect: this.store.dialect,
       ...(options.nowMs !== undefined ? { nowMs: options.nowMs } : {}),
     });
   }
@@ -203,13 +186,33 @@ export class MetricsService {
   }
 
   private async mustExist(dataset: DatasetRecord, what: { metric?: string; tag?: string }) {
-    if (what.metric !== undefined && !this.store.metricsOf(dataset.tableName).has(what.metric)) {
+    if (what.metric !== undefined && !(await this.store.metricsOf(dataset.tableName)).has(what.metric)) {
       throw notFoundIn(dataset, `metric "${what.metric}"`);
     }
     if (what.tag !== undefined && !(await this.info.exists(dataset.tableName, what))) {
       throw notFoundIn(dataset, what.metric !== undefined ? `tag "${what.tag}" on metric "${what.metric}"` : `tag "${what.tag}"`);
     }
   }
+}
+
+/** What MPL's analysis knows of a dataset: its metrics as their series describe them. */
+export function datasetBinding(name: string, table: string, metrics: ReadonlyMap<string, MetricSummary>): DatasetBinding {
+  return {
+    name,
+    table,
+    metric(metric) {
+      const summary = metrics.get(metric);
+      if (!summary) return NO_METRIC;
+      return {
+        scalar: summary.pointClasses.has('scalar'),
+        distribution: summary.pointClasses.has('distribution'),
+        summary: summary.types.has('summary'),
+        types: [...summary.types],
+        temporality: summary.temporalities.size === 1 ? ([...summary.temporalities][0] as 'cumulative' | 'delta') : null,
+        unit: summary.units.size === 1 ? [...summary.units][0]! : null,
+      };
+    },
+  };
 }
 
 /**

@@ -1,12 +1,14 @@
 // The production executor (`HttpExecutor`, over the official @clickhouse/client) against
 // ClickHouse's HTTP interface, served here by ClickHouse embedded (test/helpers/clickhouse-http.ts):
 // statements, settings, inserts and errors on the request path, then a whole server with
-// EVENT_STORE=clickhouse and CLICKHOUSE_URL ingesting, querying and trimming through its API.
+// EVENT_STORE=clickhouse and CLICKHOUSE_URL ingesting, querying and trimming through its API,
+// events and metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickHouseError } from '../../src/events/clickhouse/executor';
 import { HttpExecutor } from '../../src/events/clickhouse/http-executor';
 import { type ClickHouseHttp, startClickHouseHttp } from '../helpers/clickhouse-http';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { T0, toSeriesPoints } from '../metrics/fixture';
 
 let endpoint: ClickHouseHttp;
 let executor: HttpExecutor;
@@ -89,5 +91,31 @@ describe('a server with EVENT_STORE=clickhouse', () => {
     expect(inserts.length).toBeGreaterThan(0);
     // Answered only once written, with ClickHouse gathering small inserts into few parts.
     for (const insert of inserts) expect(insert.split('\n')[0]).toMatch(/SETTINGS .*async_insert = 1, wait_for_async_insert = 1/);
+  });
+
+  it('keeps metrics in the same ClickHouse: points in, MPL out, trimmed', async () => {
+    expect((await server.request('/v2/datasets', json({ name: 'otel', kind: 'otel:metrics:v1' }))).status).toBe(200);
+    const metrics = server.app.services.metrics;
+    const principal = await server.app.services.auth.authenticate({ authorization: `Bearer ${server.adminToken}`, orgId: undefined });
+    const gauge = { name: 'cpu', type: 'gauge' as const, temporality: null, monotonic: null, unit: '%' };
+    await metrics.write(
+      await metrics.resolve(principal, 'otel', 'ingest'),
+      toSeriesPoints([
+        { metric: gauge, tags: { host: 'a' }, points: [[T0, 1], [T0 + 30, 3], [T0 + 60, 10]] },
+        { metric: gauge, tags: { host: 'b' }, points: [[T0 - 10 * 86_400, 7], [T0 + 15, 4]] },
+      ]),
+    );
+    expect(endpoint.statements.some((statement) => /^INSERT INTO `ds_[^`]*_points`/.test(statement))).toBe(true);
+    const range = { startTime: new Date(T0 * 1000).toISOString(), endTime: new Date((T0 + 120) * 1000).toISOString() };
+    const answer = await server.request('/v1/query/_mpl', json({ mpl: 'otel:cpu | align to 1m using avg', ...range }));
+    expect(answer.status).toBe(200);
+    const series = ((await answer.json()) as { series: { tags: Record<string, unknown>; data: (number | null)[] }[] }).series;
+    // T0 is on the hour: a's first minute averages 1 and 3, b's holds 4.
+    expect(series.map((s) => [s.tags, s.data]).sort((x, y) => String((x[0] as { host: string }).host).localeCompare(String((y[0] as { host: string }).host)))).toEqual([
+      [{ host: 'a' }, [2, 10]],
+      [{ host: 'b' }, [4, null]],
+    ]);
+    const trim = await server.request('/v1/datasets/otel/trim', json({ maxDuration: '120h' }));
+    expect(((await trim.json()) as { numDeleted: number }).numDeleted).toBe(1);
   });
 });

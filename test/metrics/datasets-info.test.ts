@@ -5,7 +5,7 @@ import { AxiomWithoutBatching } from '@axiomhq/js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricDescriptor } from '../../src/metrics/model';
 import { END, type FixtureSeries, START, T0 } from './fixture';
-import { createDataset, type MetricsServer, startMetricsServer } from './harness';
+import { createDataset, type MetricsServer, metricsTablesLeft, startMetricsServer } from './harness';
 
 let server: MetricsServer;
 
@@ -268,10 +268,10 @@ describe('trim, vacuum and delete', () => {
     expect(vacuum.status).toBe(200);
     const store = server.app.services.metrics.store;
     const table = (await server.app.services.datasets.resolveFor(await server.principal(), 'short-lived', 'query', 'read')).tableName;
-    expect(store.metricsOf(table).get('g')?.series).toBe(1);
+    expect((await store.metricsOf(table)).get('g')?.series).toBe(1);
+    expect(await metricsTablesLeft(server, table)).toBe(3);
     expect((await server.request('/v2/datasets/short-lived', { method: 'DELETE' })).status).toBe(204);
     expect(store.hasDataset(table)).toBe(false);
-    const tables = await store.query(`SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '${table}%'`);
-    expect(Number(tables.rows[0]![0])).toBe(0);
+    expect(await metricsTablesLeft(server, table)).toBe(0);
   });
 });

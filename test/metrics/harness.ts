@@ -1,8 +1,14 @@
 // A server with a metrics dataset holding the MPL fixture, written through the metrics service
-// (the store's own ingest), and a helper that runs MPL over HTTP.
+// (the store's own ingest), and a helper that runs MPL over HTTP; and a metrics store opened on
+// its own, of the engine the test project runs, for the store's unit tests.
+import path from 'node:path';
 import { expect } from 'vitest';
 import type { Principal } from '../../src/auth/principal';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
+import { ClickHouseMetricsStore } from '../../src/metrics/store/clickhouse/clickhouse-metrics-store';
+import { DuckDBMetricsStore } from '../../src/metrics/store/metrics-store';
+import type { MetricsStore } from '../../src/metrics/store/store';
+import { ON_CHDB, startTestServer, type TestServer } from '../helpers/server';
 import { END, type FixtureSeries, START, toSeriesPoints } from './fixture';
 
 export interface MetricsServer extends TestServer {
@@ -49,4 +55,60 @@ export async function startMetricsServer(): Promise<MetricsServer> {
       await metrics.write(await metrics.resolve(await principal(), dataset, 'ingest'), toSeriesPoints(series));
     },
   };
+}
+
+/** A metrics store opened on its own, of the kind the test project runs (DuckDB, or ClickHouse through chdb). */
+export interface OpenedMetricsStore {
+  store: MetricsStore;
+  /** Runs the engine's own SQL. */
+  rows(sql: string): Promise<unknown[][]>;
+  /** A series table as a query reads its latest rows (`FINAL` on ClickHouse). */
+  series(table: string): string;
+  /** Closes the store (and its engine), then opens it again over the same data. */
+  reopen(): Promise<OpenedMetricsStore>;
+  close(): Promise<void>;
+}
+
+/** Opens a metrics store over `dir`: a DuckDB file, or (chdb project) ClickHouse embedded. */
+export async function openMetricsStoreIn(dir: string): Promise<OpenedMetricsStore> {
+  if (!ON_CHDB) {
+    const store = await DuckDBMetricsStore.open(path.join(dir, 'metrics.duckdb'));
+    return {
+      store,
+      rows: async (sql) => (await store.query(sql)).rows,
+      series: (table) => `${table}_series`,
+      reopen: async () => {
+        await store.close();
+        return openMetricsStoreIn(dir);
+      },
+      close: () => store.close(),
+    };
+  }
+  const executor = await ChdbExecutor.open(path.join(dir, 'chdb'));
+  const store = await ClickHouseMetricsStore.open(executor);
+  const close = async () => {
+    await store.close();
+    await executor.close();
+  };
+  return {
+    store,
+    rows: async (sql) => (await store.query(sql)).rows,
+    series: (table) => `${table}_series FINAL`,
+    reopen: async () => {
+      await close();
+      return openMetricsStoreIn(dir);
+    },
+    close,
+  };
+}
+
+/** How many tables of a metrics dataset remain in the server's metrics store. */
+export async function metricsTablesLeft(server: TestServer, table: string): Promise<number> {
+  const store = server.app.services.metrics.store;
+  const pattern = `${table.replaceAll('_', '\\_')}\\_%`;
+  const rows =
+    store instanceof DuckDBMetricsStore
+      ? (await store.query(`SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '${pattern}' ESCAPE '\\'`)).rows
+      : (await (store as ClickHouseMetricsStore).query(`SELECT count() FROM system.tables WHERE database = currentDatabase() AND name LIKE '${pattern.replaceAll('\\', '\\\\')}'`)).rows;
+  return Number(rows[0]![0]);
 }

@@ -2,7 +2,7 @@
 // ClickHouse itself (`max_execution_time`), which stops the statement inside the engine, and
 // checked again when the answer arrives;
 // values come back as the engine's other runners give them (64-bit integers as bigint).
-import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, decodeRows } from '../../events/clickhouse/executor';
+import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, type ClickHouseSettings, decodeRows } from '../../events/clickhouse/executor';
 import { clickhouseMessage } from '../../events/clickhouse/failures';
 import { resultTooLarge, rowBytes } from '../../events/store/result-size';
 import { invalidInput, timedOut } from '../../errors';
@@ -18,14 +18,15 @@ import type { QueryRunner, RowValue } from './runner';
  */
 const CALLER_ERRORS = new Set([6, 25, 26, 27, 32, 36, 38, 41, 43, 53, 69, 70, 72, 117, 128, 131, 153, 190, 321, 386, 395, 407, 427]);
 
-export function createClickHouseRunner(executor: ClickHouseExecutor): QueryRunner {
+/** `settings`: what every statement of this runner needs besides its time budget. */
+export function createClickHouseRunner(executor: ClickHouseExecutor, settings: ClickHouseSettings = {}): QueryRunner {
   return {
     async run(statement, { timeoutMs, signal, maxResultBytes }) {
       if (statement.params.length) throw new Error('the ClickHouse dialect writes values into the statement, never as parameters');
       const started = performance.now();
       try {
         const result = await executor.query(statement.sql, {
-          settings: { max_execution_time: Math.max(0.001, timeoutMs / 1000), timeout_overflow_mode: 'throw' },
+          settings: { ...settings, max_execution_time: Math.max(0.001, timeoutMs / 1000), timeout_overflow_mode: 'throw' },
           ...(signal ? { signal } : {}),
         });
         // ClickHouse checks max_execution_time between blocks, so a statement can finish past

@@ -57,8 +57,10 @@ export class ClickHouseEventStore implements EventStore {
   private lastProbeAt = 0;
 
   private constructor(
-    private readonly executor: ClickHouseExecutor,
-    private readonly cluster: string | undefined,
+    /** The engine's executor, which the metrics store in the same ClickHouse shares. */
+    readonly executor: ClickHouseExecutor,
+    /** `CLICKHOUSE_CLUSTER`, which the metrics store's tables follow too. */
+    readonly cluster: string | undefined,
   ) {
     this.aplRunner = createClickHouseRunner(executor);
   }

@@ -4,6 +4,7 @@
 import type { QueryRunner } from '../../events/store/query-runner';
 import { type TagEntry, tagValueOf } from '../mpl/execution/result';
 import { metricsTablesOf, quoteIdentifier } from './layout';
+import type { MetricsInfo } from './store';
 
 export interface InfoRange {
   /** Seconds, both inclusive. */
@@ -38,15 +39,34 @@ const TEMPORALITY: Record<string, string> = { cumulative: 'Cumulative', delta: '
 
 const TYPE_ORDER = { number: 0, boolean: 1, string: 2 } as Record<string, number>;
 
+/**
+ * What a metric's live series say, from their distinct `type:monotonic` pairs, temporalities
+ * and units (empty text for none): one answer, or Mixed.
+ */
+export function metricInfoOf(types: string[], temporalities: string[], units: string[]): MetricInfo {
+  const typeNames = new Set(types.map((entry) => {
+    const [type, monotonic] = entry.split(':');
+    return typeName(type!, monotonic === 'true');
+  }));
+  const kinds = new Set(temporalities.filter(Boolean).map((temporality) => TEMPORALITY[temporality] ?? temporality));
+  const unitSet = new Set(units.filter(Boolean));
+  return {
+    type: typeNames.size === 1 ? [...typeNames][0]! : 'Mixed',
+    temporality: kinds.size === 0 ? null : kinds.size === 1 ? [...kinds][0]! : 'Mixed',
+    unit: unitSet.size === 1 ? [...unitSet][0]! : null,
+  };
+}
+
 /** Numbers in numeric order, then booleans, then strings. */
-function compareTagValues(a: TagValueJson, b: TagValueJson): number {
+export function compareTagValues(a: TagValueJson, b: TagValueJson): number {
   const byType = TYPE_ORDER[typeof a]! - TYPE_ORDER[typeof b]!;
   if (byType !== 0) return byType;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
-export class MetricsInfoQueries {
+/** The discovery queries over the DuckDB layout. */
+export class MetricsInfoQueries implements MetricsInfo {
   constructor(private readonly runner: QueryRunner) {}
 
   /** Series ids with a point in the range (a subquery). */
@@ -67,17 +87,7 @@ export class MetricsInfoQueries {
     );
     const metrics: Record<string, MetricInfo> = {};
     for (const [metric, types, temporalities, units] of result.rows as [string, string[], string[], string[]][]) {
-      const typeNames = new Set(types.map((entry) => {
-        const [type, monotonic] = entry.split(':');
-        return typeName(type!, monotonic === 'true');
-      }));
-      const kinds = new Set(temporalities.filter(Boolean).map((temporality) => TEMPORALITY[temporality] ?? temporality));
-      const unitSet = new Set(units.filter(Boolean));
-      metrics[metric] = {
-        type: typeNames.size === 1 ? [...typeNames][0]! : 'Mixed',
-        temporality: kinds.size === 0 ? null : kinds.size === 1 ? [...kinds][0]! : 'Mixed',
-        unit: unitSet.size === 1 ? [...unitSet][0]! : null,
-      };
+      metrics[metric] = metricInfoOf(types, temporalities, units);
     }
     return metrics;
   }

@@ -1,6 +1,7 @@
-// The embedded metrics store: its own DuckDB database (`metrics.duckdb`) with three tables per
-// metrics dataset (see layout.ts). Series ids are assigned here and kept in memory by series
-// key, so ingest resolves a point's series without a query; each write is one transaction
+// The embedded metrics store (the default, events in DuckDB): its own DuckDB database
+// (`metrics.duckdb`) with three tables per metrics dataset (see layout.ts). Series ids are
+// assigned here and kept in memory by series key, so ingest resolves a point's series without a
+// query; each write is one transaction
 // (new series, changed series metadata and points together), serialized per dataset. Queries
 // run on their own read connections and never wait for writes.
 import {
@@ -24,8 +25,14 @@ import { type DuckDBOptions, openDuckDB } from '../../events/store/instance';
 import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from '../../events/store/query-runner';
 import { notFound } from '../../errors';
 import { type DistributionValue, type MetricDescriptor, type MetricType, pointClassOf, type PointClass, type SeriesPoints, type TagValue } from '../model';
+import type { CompiledMetricsSql, SeriesRow } from '../mpl/dialect/dialect';
+import { duckdbMetricsDialect } from '../mpl/dialect/duckdb';
+import { MetricsInfoQueries } from './info';
 import { baseOfSeriesTable, createTablesSql, dropTablesSql, metricsTablesOf, quoteIdentifier, TAG_MEMBER, TAG_VALUE_TYPE } from './layout';
 import { seriesKey, sortedTags, withoutNul } from './series-key';
+import { addToSummaries, checkAnswerSize, type MetricsStore, type MetricSummary, type MplRunOptions, sameDescription, type WriteResult } from './store';
+
+export type { MetricSummary, WriteResult };
 
 /** What the store knows of one series without reading its table. */
 export interface SeriesMeta {
@@ -38,28 +45,11 @@ export interface SeriesMeta {
   unit: string;
 }
 
-/** What a metric's series say about it (a metric may mix types or temporalities). */
-export interface MetricSummary {
-  name: string;
-  series: number;
-  types: Set<MetricType>;
-  temporalities: Set<string>;
-  units: Set<string>;
-  pointClasses: Set<PointClass>;
-}
-
 interface DatasetState {
   table: string;
   byKey: Map<string, SeriesMeta>;
   metrics: Map<string, MetricSummary>;
   nextId: number;
-}
-
-export interface WriteResult {
-  points: number;
-  newSeries: number;
-  /** Data chunks (vectors of up to 2048 points) written. */
-  chunks: number;
 }
 
 export interface MetricsStoreOptions extends DuckDBOptions {
@@ -69,36 +59,24 @@ export interface MetricsStoreOptions extends DuckDBOptions {
 const CHUNK_ROWS = 2048;
 const MAX_SERIES_ID = 0xffff_ffff;
 
-function summaryOf(state: DatasetState, metric: string): MetricSummary {
-  let summary = state.metrics.get(metric);
-  if (!summary) {
-    summary = { name: metric, series: 0, types: new Set(), temporalities: new Set(), units: new Set(), pointClasses: new Set() };
-    state.metrics.set(metric, summary);
-  }
-  return summary;
-}
-
 function rebuildSummary(state: DatasetState, metric: string) {
   state.metrics.delete(metric);
   for (const meta of state.byKey.values()) if (meta.metric === metric) addToSummary(state, meta);
 }
 
 function addToSummary(state: DatasetState, meta: SeriesMeta) {
-  const summary = summaryOf(state, meta.metric);
-  summary.series++;
-  summary.types.add(meta.type);
-  if (meta.temporality) summary.temporalities.add(meta.temporality);
-  if (meta.unit) summary.units.add(meta.unit);
-  summary.pointClasses.add(meta.pointClass);
+  addToSummaries(state.metrics, meta);
 }
 
-const sameMeta = (meta: SeriesMeta, metric: MetricDescriptor) =>
-  meta.type === metric.type && meta.temporality === metric.temporality && meta.monotonic === metric.monotonic && meta.unit === metric.unit;
+const sameMeta = sameDescription;
 
 const literal = (value: string) => quoteLiteral(withoutNul(value));
 const nullableLiteral = (value: string | null) => (value === null ? 'NULL' : literal(value));
 
-export class MetricsStore {
+export class DuckDBMetricsStore implements MetricsStore {
+  readonly engine = 'duckdb' as const;
+  readonly dialect = duckdbMetricsDialect;
+  readonly info: MetricsInfoQueries;
   private readonly datasets = new Map<string, DatasetState>();
   private readonly lock = new KeyedLock();
   private closing: Promise<void> | undefined;
@@ -111,11 +89,12 @@ export class MetricsStore {
     private readonly readers: ConnectionPool,
   ) {
     this.queries = new QueryRunner((task) => this.readers.use(task));
+    this.info = new MetricsInfoQueries(this.queries);
   }
 
-  static async open(databasePath: string, options: MetricsStoreOptions = {}): Promise<MetricsStore> {
+  static async open(databasePath: string, options: MetricsStoreOptions = {}): Promise<DuckDBMetricsStore> {
     const instance = await openDuckDB(databasePath, options);
-    const store = new MetricsStore(
+    const store = new DuckDBMetricsStore(
       instance,
       databasePath,
       new ConnectionPool(instance, 2),
@@ -161,6 +140,11 @@ export class MetricsStore {
     return this.datasets.has(table);
   }
 
+  /** The file belongs to this instance alone: what it has loaded is all there is. */
+  async holdsDataset(table: string): Promise<boolean> {
+    return this.datasets.has(table);
+  }
+
   async createDataset(table: string): Promise<void> {
     await this.lock.run(table, async () => {
       if (this.datasets.has(table)) return;
@@ -180,8 +164,8 @@ export class MetricsStore {
     });
   }
 
-  /** The metrics of a dataset and what their series say about them. */
-  metricsOf(table: string): ReadonlyMap<string, MetricSummary> {
+  /** The metrics of a dataset and what their series say about them (kept in memory). */
+  async metricsOf(table: string): Promise<ReadonlyMap<string, MetricSummary>> {
     return this.state(table).metrics;
   }
 
@@ -302,7 +286,15 @@ export class MetricsStore {
     });
   }
 
-  /** Runs read-only SQL for the query engine on a read connection. */
+  async runMpl(statement: CompiledMetricsSql, { maxResultBytes, ...options }: MplRunOptions): Promise<SeriesRow[]> {
+    const result = await this.queries.run(statement.sql, statement.params, options);
+    return checkAnswerSize(
+      result.rows.map(([tags, ts, vs]) => ({ tags, ts, vs }) as SeriesRow),
+      maxResultBytes,
+    );
+  }
+
+  /** Runs read-only SQL on a read connection (DuckDB's SQL: tests and benchmarks). */
   query(sql: string, params?: QueryParams, options?: QueryOptions): Promise<QueryResult> {
     return this.queries.run(sql, params, options);
   }
