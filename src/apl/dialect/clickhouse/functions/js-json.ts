@@ -1,0 +1,72 @@
+// Reading JSON text in ClickHouse SQL as JavaScript's JSON.parse reads it, for rules that must
+// answer as code running in JavaScript does (the GenAI message functions): which texts parse,
+// members of objects (the last of duplicate keys, as JSON.parse keeps), JavaScript's trim(), and
+// JSON.stringify of a string. ClickHouse's reader refuses a leading byte order mark JSON.parse
+// refuses too, but also integers past 64 bits and numbers past the double range, which JSON.parse
+// reads as rounded doubles and Infinity (written back as null): those are rewritten first.
+
+/** A string literal of ClickHouse SQL. */
+export const sqlString = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** The JSON type name of a JSON text (String, Array, Object, Null, Bool, Int64, UInt64, Double); Null for text that does not parse. */
+export const jsonTypeOf = (json: string) => `toString(JSONType(${json}))`;
+export const isJson = (json: string, type: 'String' | 'Array' | 'Object' | 'Null') => `(${jsonTypeOf(json)} = '${type}')`;
+
+/** The string a JSON text holds, else null. */
+export const jsonString = (json: string) => `if(${isJson(json, 'String')}, JSONExtractString(${json}), NULL)`;
+
+/** `body(name)` with `name` bound to `value`, computed once (per element inside a lambda). */
+export function bind(value: string, name: string, body: string): string {
+  return `arrayMap(${name} -> ${body}, [${value}])[1]`;
+}
+
+/**
+ * A raw JSON value as ClickHouse writes it back, readable again: ClickHouse writes a double
+ * between 2^64 and 1e21 as digits alone, which it then refuses to read as an integer.
+ */
+const readable = (raw: string) => `if(match(${raw}, '[0-9]{19}'), ${numbersAsDoubles(raw)}, ${raw})`;
+
+/** The (key, raw value) pairs of an object's JSON text; empty for anything else. */
+export const membersOf = (json: string) => `arrayMap(jm -> tuple(jm.1, ${readable('jm.2')}), JSONExtractKeysAndValuesRaw(${json}))`;
+
+/** The raw JSON values of an array's JSON text; empty for anything else. */
+export const elementsOf = (json: string) => `arrayMap(je -> ${readable('je')}, JSONExtractArrayRaw(${json}))`;
+
+/** The raw JSON of a key among `members` (from membersOf), the last when the key repeats; '' when absent. */
+export const member = (members: string, key: string) => `tupleElement(arrayLast(jkv -> jkv.1 = ${sqlString(key)}, ${members}), 2)`;
+
+// JavaScript's String.prototype.trim() removes these (WhiteSpace and LineTerminator).
+const JS_SPACE = '[\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]';
+
+/** The text without JavaScript's whitespace at either end. */
+export const jsTrim = (text: string) => `replaceRegexpAll(${text}, ${sqlString(`^${JS_SPACE}+|${JS_SPACE}+$`)}, '')`;
+
+// Lexes JSON text into string tokens, number tokens and everything else, covering every character.
+const TOKENS = '(?s)"(?:[^"\\\\]|\\\\.)*"|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[^"0-9-]+|.';
+const NUMBER = '^-?[0-9]';
+
+/**
+ * The text with each number ClickHouse cannot read written as JSON.parse reads it: a double
+ * (spelt with a point, so it is read as one) or null past the double range.
+ */
+function numbersAsDoubles(text: string): string {
+  const double = `toFloat64OrNull(jtok)`;
+  const spelt = `if(match(toString(${double}), '[.e]'), toString(${double}), concat(toString(${double}), '.0'))`;
+  const token = `if(match(jtok, ${sqlString(NUMBER)}) AND NOT isValidJSON(jtok), if(isFinite(${double}), ${spelt}, 'null'), jtok)`;
+  return `arrayStringConcat(arrayMap(jtok -> ${token}, extractAll(${text}, ${sqlString(TOKENS)})))`;
+}
+
+/**
+ * The JSON text ClickHouse can read for a text JSON.parse accepts, '' for one it refuses (so
+ * the answer is never empty for a valid text). A leading byte order mark fails JSON.parse.
+ */
+export function jsParse(text: string, name: string): string {
+  const fixed = bind(numbersAsDoubles(name), `${name}_f`, `if(isValidJSON(${name}_f), ${name}_f, '')`);
+  return bind(text, name, `multiIf(startsWith(${name}, '\\xEF\\xBB\\xBF'), '', isValidJSON(${name}), ${name}, match(${name}, '[0-9]'), ${fixed}, '')`);
+}
+
+/** JSON.stringify of a string. */
+export const jsonOfString = (text: string) => `toJSONString(${text})`;
+
+/** A list of JSON texts as one JSON array text. */
+export const jsonArray = (list: string) => `concat('[', arrayStringConcat(${list}, ','), ']')`;
