@@ -39,6 +39,7 @@ const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/shippers/{edge-query,elastic,hec,heroku,loki,otlp,zstd-ingest}.test.ts',
   'test/fuzz.test.ts',
   'test/monitors/{threshold,match}.test.ts',
+  'test/genai/messages-http.test.ts',
 ];
 
 // Suites that run a third time with both: events in chdb and the relational store in PostgreSQL,
