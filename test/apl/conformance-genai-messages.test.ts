@@ -5,7 +5,8 @@
 // the rules in the README ("LLM costs"). Runs on both event stores: ClickHouse writes these
 // functions in SQL, DuckDB runs them in JavaScript; the token estimate is refused on ClickHouse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDataset, createTestDatabase, type TestDatabase } from './fixtures';
+import { DomainError } from '../../src/errors';
+import { addDataset, createTestDatabase, ON_CHDB, type TestDatabase } from './fixtures';
 import { onClickHouse } from './unsupported-on-clickhouse';
 
 let db: TestDatabase;
@@ -284,5 +285,30 @@ describe('reading conversations at their corners', () => {
     const expected = [...REASONS.map(([, truncated]) => truncated), false, false, false];
     expect(rows.map((row) => row.t)).toEqual(expected);
     expect(rows.slice(-3).map((row) => row.l)).toEqual([true, false, false]);
+  });
+});
+
+describe('many message functions in one query', () => {
+  const query = (count: number) =>
+    `['chats'] | where shape == 'otel' | project ${Array.from({ length: count }, (_, i) => `v${i} = genai_extract_function_results(messages)`).join(', ')}`;
+
+  it('answers each of eight calls', async () => {
+    const [row] = await rowsOf(query(8));
+    expect(Object.values(row!).map(parsed)).toEqual(Array.from({ length: 8 }, () => [{ found: true }]));
+  });
+
+  it('answers a thousand calls, or with events in ClickHouse, whose statement would be too long, fails as the caller’s error', async () => {
+    const run = rowsOf(query(1000));
+    if (!ON_CHDB) {
+      expect(Object.keys((await run)[0]!)).toHaveLength(1000);
+      return;
+    }
+    const error = await run.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('invalid_input');
+    expect((error as DomainError).message).toContain('larger than the event store can read');
   });
 });

@@ -43,12 +43,20 @@ export function createClickHouseRunner(executor: ClickHouseExecutor): QueryRunne
           const tooLong = error.code === CLICKHOUSE_ERROR.THROW_IF ? new RegExp(`${STRING_TOO_LONG} \\d+ bytes \\(APL_MAX_STRING_BYTES\\)`).exec(error.message) : null;
           if (tooLong) throw invalidInput(`the query could not run: ${tooLong[0]}`);
           if (error.code === CLICKHOUSE_ERROR.TOO_DEEP_RECURSION) throw invalidInput('the query nests deeper than the event store can compile: simplify it');
+          if (tooLarge(error)) throw invalidInput('the query is larger than the event store can read once written in its SQL: use fewer function calls, or split it');
           if (CALLER_ERRORS.has(error.code)) throw invalidInput(`the query could not run: ${firstLine(error.message)}`);
         }
         throw error;
       }
     },
   };
+}
+
+/** ClickHouse's parser refused the statement for its size (not for its syntax, which is the dialect's to get right). */
+function tooLarge(error: ClickHouseError): boolean {
+  const { code } = error;
+  if (code === CLICKHOUSE_ERROR.SYNTAX_ERROR) return error.message.includes('Max query size exceeded');
+  return code === CLICKHOUSE_ERROR.TOO_DEEP_AST || code === CLICKHOUSE_ERROR.TOO_BIG_AST || code === CLICKHOUSE_ERROR.TOO_SLOW_PARSING;
 }
 
 /** ClickHouse's message without the code prefix and the stack trace. */

@@ -22,9 +22,12 @@ export function bind(value: string, name: string, body: string): string {
 
 /**
  * A raw JSON value as ClickHouse writes it back, readable again: ClickHouse writes a double
- * between 2^64 and 1e21 as digits alone, which it then refuses to read as an integer.
+ * below 1e21 as digits alone, which past 64 bits it then refuses to read as an integer. Such
+ * integers get a point (any integer of 19 digits or more is read as the double JSON.parse
+ * would make of it).
  */
-const readable = (raw: string) => `if(match(${raw}, '[0-9]{19}'), ${numbersAsDoubles(raw)}, ${raw})`;
+const readable = (raw: string) =>
+  `if(match(${raw}, '[0-9]{19}'), arrayStringConcat(arrayMap(jt -> if(match(jt, '^-?[0-9]{19,}$'), concat(toString(toFloat64(jt)), '.0'), jt), extractAll(${raw}, ${sqlString(TOKENS)}))), ${raw})`;
 
 /** The (key, raw value) pairs of an object's JSON text; empty for anything else. */
 export const membersOf = (json: string) => `arrayMap(jm -> tuple(jm.1, ${readable('jm.2')}), JSONExtractKeysAndValuesRaw(${json}))`;
@@ -43,17 +46,15 @@ export const jsTrim = (text: string) => `replaceRegexpAll(${text}, ${sqlString(`
 
 // Lexes JSON text into string tokens, number tokens and everything else, covering every character.
 const TOKENS = '(?s)"(?:[^"\\\\]|\\\\.)*"|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[^"0-9-]+|.';
-const NUMBER = '^-?[0-9]';
 
 /**
  * The text with each number ClickHouse cannot read written as JSON.parse reads it: a double
  * (spelt with a point, so it is read as one) or null past the double range.
  */
 function numbersAsDoubles(text: string): string {
-  const double = `toFloat64OrNull(jtok)`;
-  const spelt = `if(match(toString(${double}), '[.e]'), toString(${double}), concat(toString(${double}), '.0'))`;
-  const token = `if(match(jtok, ${sqlString(NUMBER)}) AND NOT isValidJSON(jtok), if(isFinite(${double}), ${spelt}, 'null'), jtok)`;
-  return `arrayStringConcat(arrayMap(jtok -> ${token}, extractAll(${text}, ${sqlString(TOKENS)})))`;
+  const spelt = `if(isFinite(jd), if(match(toString(jd), '[.e]'), toString(jd), concat(toString(jd), '.0')), 'null')`;
+  const token = `if(match(jt, '^-?[0-9]') AND NOT isValidJSON(jt), arrayMap(jd -> ${spelt}, [toFloat64OrZero(jt)])[1], jt)`;
+  return `arrayStringConcat(arrayMap(jt -> ${token}, extractAll(${text}, ${sqlString(TOKENS)})))`;
 }
 
 /**
