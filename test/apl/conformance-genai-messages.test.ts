@@ -156,6 +156,24 @@ beforeAll(async () => {
       { _time: '2024-07-02T00:02:00Z', n: 102 },
     ],
   );
+  // A field whose events hold the conversation as an array or as JSON text, or a number.
+  for (const [name, storedAs] of [['mixed', undefined], ['mixed_variant', 'VARIANT']] as const) {
+    await addDataset(
+      db,
+      name,
+      [
+        { name: 'n', type: 'integer' },
+        { name: 'm', type: 'string|integer|array', ...(storedAs ? { storedAs } : {}) },
+      ],
+      [
+        { _time: '2024-07-01T00:00:00Z', n: 1, m: SHORT_CHAT },
+        { _time: '2024-07-01T00:01:00Z', n: 2, m: JSON.stringify(SHORT_CHAT) },
+        { _time: '2024-07-01T00:02:00Z', n: 3, m: 7 },
+        { _time: '2024-07-01T00:03:00Z', n: 4, m: ' length ' },
+        { _time: '2024-07-01T00:04:00Z', n: 5 },
+      ],
+    );
+  }
 });
 afterAll(() => db?.close());
 
@@ -286,6 +304,23 @@ describe('reading conversations at their corners', () => {
     expect(rows.map((row) => row.t)).toEqual(expected);
     expect(rows.slice(-3).map((row) => row.l)).toEqual([true, false, false]);
   });
+});
+
+describe('a field of several types', () => {
+  for (const name of ['mixed', 'mixed_variant']) {
+    it(`reads arrays and JSON text alike, anything else as no conversation (${name})`, async () => {
+      const rows = await rowsOf(
+        `['${name}'] | order by n asc | project u = genai_extract_user_prompt(m), roles = genai_message_roles(m), t = genai_is_truncated(dynamic([]), m), c = genai_concat_contents(m, m)`,
+      );
+      expect(rows.map((row) => row.u)).toEqual(['q', 'q', '', '', '']);
+      expect(rows.map((row) => parsed(row.roles))).toEqual([['user', 'assistant'], ['user', 'assistant'], [], [], []]);
+      // Such a field's text is its JSON: a string member is quoted, so no finish reason.
+      expect(rows.map((row) => row.t)).toEqual([false, false, false, false, false]);
+      // The separator is the field as a string: the array's JSON, or the string itself.
+      const separator = JSON.stringify(SHORT_CHAT);
+      expect(rows.map((row) => row.c)).toEqual([`q${separator}r`, `q${separator}r`, '', '', '']);
+    });
+  }
 });
 
 describe('many message functions in one query', () => {
