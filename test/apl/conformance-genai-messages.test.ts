@@ -59,7 +59,7 @@ const ODD: Record<string, string> = {
   results: JSON.stringify([
     { role: 'tool', content: [{ type: 'text', text: '{"a"' }, { type: 'text', text: ':1}' }] },
     { role: 'tool', content: [{ type: 'text', text: 'x' }, { type: 'image' }] },
-    { role: 'function', content: '\u00a0[1, 2]\u3000' },
+    { role: 'function', content: '\u00a0[1,\n 2]\u3000' },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't' }] },
     { role: 'tool', parts: [{ type: 'tool_call_response', response: null, result: 'x' }] },
     { role: 'function', content: 'plain' },
@@ -269,6 +269,9 @@ describe('reading conversations at their corners', () => {
   it('extracts tool results of every form and tool calls of every spelling, in order', async () => {
     const results = await each('genai_extract_function_results(text)');
     expect(parsed(results.results)).toEqual([{ a: 1 }, [{ type: 'text', text: 'x' }, { type: 'image' }], [1, 2], null, 'x', 'plain', '', '[not json']);
+    // As text too, JSON read from text is written back compact, as JSON.stringify writes it.
+    const texts = await each('tostring(genai_extract_function_results(text))');
+    expect(texts.results).toBe('[{"a":1},[{"type":"text","text":"x"},{"type":"image"}],[1,2],null,"x","plain","","[not json"]');
     expect(parsed(results.numbers)).toEqual([{ x: null, y: -98765432109876543210, z: [0] }]);
     expect(results.dupes).toBeNull();
         expect(parsed(results.turns)).toEqual(['t', 'r']);

@@ -7,7 +7,7 @@
 // (genai_estimate_tokens) needs a tokenizer and stays refused.
 import type { AplType } from '../../../semantic/plan';
 import { unsupportedOnClickHouse } from '../unsupported';
-import { bind, elementsOf, isJson, jsonArray, jsonOfString, jsonString, jsParse, jsTrim, member, membersOf, sqlString } from './js-json';
+import { bind, elementsOf, isJson, jsonArray, jsonOfString, jsonString, jsParse, jsTrim, member, membersOf, readable, sqlString } from './js-json';
 import type { RuleTable } from './rule';
 
 /**
@@ -47,10 +47,10 @@ function partText(b: string, n: string): string {
 /** The texts of a list of parts (those that are text). */
 const textsOf = (list: string, n: string) => `arrayMap(${n}_t -> assumeNotNull(${n}_t), arrayFilter(${n}_t -> ${n}_t IS NOT NULL, arrayMap(${n} -> ${partText(n, n)}, ${list})))`;
 
-/** A text read as JSON when it is JSON text of an object or array, else kept: as JSON text. */
+/** A text read as JSON when it is JSON text of an object or array (written compact, as JSON.stringify does), else kept: as JSON text. */
 function maybeJson(text: string, n: string): string {
   const parsed = `if(startsWith(${n}_t, '{') OR startsWith(${n}_t, '['), ${jsParse(`${n}_t`, `${n}_j`)}, '')`;
-  return bind(text, n, bind(jsTrim(n), `${n}_t`, bind(parsed, `${n}_p`, `if(${n}_p != '', ${n}_p, ${jsonOfString(n)})`)));
+  return bind(text, n, bind(jsTrim(n), `${n}_t`, bind(parsed, `${n}_p`, `if(${n}_p != '', ${readable(`JSONExtractRaw(${n}_p)`)}, ${jsonOfString(n)})`)));
 }
 
 /** A tool result's content (raw JSON, '' when absent) as the JSON text of what it holds. */

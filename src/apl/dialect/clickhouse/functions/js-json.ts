@@ -26,7 +26,7 @@ export function bind(value: string, name: string, body: string): string {
  * integers get a point (any integer of 19 digits or more is read as the double JSON.parse
  * would make of it).
  */
-const readable = (raw: string) =>
+export const readable = (raw: string) =>
   `if(match(${raw}, '[0-9]{19}'), arrayStringConcat(arrayMap(jt -> if(match(jt, '^-?[0-9]{19,}$'), concat(toString(toFloat64(jt)), '.0'), jt), extractAll(${raw}, ${sqlString(TOKENS)}))), ${raw})`;
 
 /** The (key, raw value) pairs of an object's JSON text; empty for anything else. */
