@@ -96,6 +96,8 @@ const ODD: Record<string, string> = {
     { role: 'user', content: [{ type: 'tool_result', content: 'r' }] },
     { role: 'assistant', content: 'd', finish_reason: null, stop_reason: 'Length' },
   ]),
+  // An escaped surrogate without its other half leaves JavaScript as U+FFFD.
+  surrogate: '[{"role":"user","content":"a\\ud800b\\ud83d\\ude00"}]',
 };
 
 /** Finish reasons given as the second argument of genai_is_truncated, and whether each says truncated. */
@@ -249,7 +251,7 @@ describe('reading conversations at their corners', () => {
 
   it('finds the messages through JSON text, wrappers, duplicate keys, whitespace and large numbers', async () => {
     const users = await each('genai_extract_user_prompt(text)');
-    expect(users).toMatchObject({ dupes: 'c', deep3: 'q', deep4: '', single: 'solo', numbers: 'big', calls: 'after', turns: '' });
+    expect(users).toMatchObject({ dupes: 'c', deep3: 'q', deep4: '', single: 'solo', numbers: 'big', calls: 'after', turns: '', surrogate: 'a\ufffdb\u{1F600}' });
     const systems = await each('genai_extract_system_prompt(text)');
     expect(systems).toMatchObject({ wrapped: 'w', notmessages: '', spaces: 's', bom: 's', bom2: '' });
     const roles = await each('genai_message_roles(text)');
@@ -306,6 +308,30 @@ describe('reading conversations at their corners', () => {
     const expected = [...REASONS.map(([, truncated]) => truncated), false, false, false];
     expect(rows.map((row) => row.t)).toEqual(expected);
     expect(rows.slice(-3).map((row) => row.l)).toEqual([true, false, false]);
+  });
+});
+
+describe('JSON nested deeper than ClickHouse reads', () => {
+  const roles = (levels: number) => rowsOf(`print v = genai_message_roles(strcat('[{"role": "user", "x": ', strrep('[', ${levels}), strrep(']', ${levels}), '}]'))`);
+
+  it('is read to 1024 levels on both event stores', async () => {
+    const [row] = await roles(1022);
+    expect(parsed(row!.v)).toEqual(['user']);
+  });
+
+  it('past them, is read by DuckDB and fails the query with ClickHouse, rather than answer otherwise', async () => {
+    const run = roles(1100);
+    if (!ON_CHDB) {
+      expect(parsed((await run)[0]!.v)).toEqual(['user']);
+      return;
+    }
+    const error = await run.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('invalid_input');
+    expect((error as DomainError).message).toContain('nests deeper than the 1024 levels ClickHouse reads');
   });
 });
 

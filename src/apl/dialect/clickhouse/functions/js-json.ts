@@ -3,7 +3,10 @@
 // members of objects (the last of duplicate keys, as JSON.parse keeps), JavaScript's trim(), and
 // JSON.stringify of a string. ClickHouse's reader refuses a leading byte order mark JSON.parse
 // refuses too, but also integers past 64 bits and numbers past the double range, which JSON.parse
-// reads as rounded doubles and Infinity (written back as null): those are rewritten first.
+// reads as rounded doubles and Infinity (written back as null), and escaped surrogates without
+// their other half (U+FFFD once out of JavaScript): those are rewritten first. JSON nested deeper
+// than ClickHouse reads fails the query instead of answering otherwise.
+import { JSON_TOO_DEEP } from '../../dialect';
 
 /** A string literal of ClickHouse SQL. */
 export const sqlString = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -47,23 +50,51 @@ export const jsTrim = (text: string) => `replaceRegexpAll(${text}, ${sqlString(`
 // Lexes JSON text into string tokens, number tokens and everything else, covering every character.
 const TOKENS = '(?s)"(?:[^"\\\\]|\\\\.)*"|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[^"0-9-]+|.';
 
+// A string token's escapes, one per unit, and the text between them.
+const UNITS = '\\\\u[0-9a-fA-F]{4}|\\\\.|[^\\\\]+';
+const high = (unit: string) => `match(${unit}, ${sqlString('^\\\\u[dD][89abAB]')})`;
+const low = (unit: string) => `match(${unit}, ${sqlString('^\\\\u[dD][c-fC-F]')})`;
+
 /**
- * The text with each number ClickHouse cannot read written as JSON.parse reads it: a double
- * (spelt with a point, so it is read as one) or null past the double range.
+ * A string token with each escaped surrogate that is not half of a pair written as U+FFFD,
+ * which is what such a string becomes on its way out of JavaScript (TextEncoder).
  */
-function numbersAsDoubles(text: string): string {
+function pairedSurrogates(token: string): string {
+  const paired = `(${high('ju')} AND ${low('ja[jn + 1]')}) OR (${low('ju')} AND ${high('ja[jn - 1]')})`;
+  const unit = `if(${paired}, ju, if(${high('ju')} OR ${low('ju')}, ${sqlString('\\ufffd')}, ju))`;
+  return bind(`extractAll(${token}, ${sqlString(UNITS)})`, 'ja', `arrayStringConcat(arrayMap((ju, jn) -> ${unit}, ja, arrayEnumerate(ja)))`);
+}
+
+/**
+ * The text with what ClickHouse cannot read written as JSON.parse reads it: a number as a
+ * double (spelt with a point, so it is read as one) or null past the double range, an escaped
+ * surrogate without its other half as U+FFFD.
+ */
+function repaired(text: string): string {
   const spelt = `if(isFinite(jd), if(match(toString(jd), '[.e]'), toString(jd), concat(toString(jd), '.0')), 'null')`;
-  const token = `if(match(jt, '^-?[0-9]') AND NOT isValidJSON(jt), arrayMap(jd -> ${spelt}, [toFloat64OrZero(jt)])[1], jt)`;
+  const token = `multiIf(match(jt, '^-?[0-9]') AND NOT isValidJSON(jt), arrayMap(jd -> ${spelt}, [toFloat64OrZero(jt)])[1], match(jt, ${sqlString('^".*\\\\u[dD][89a-fA-F]')}), ${pairedSurrogates('jt')}, jt)`;
   return `arrayStringConcat(arrayMap(jt -> ${token}, extractAll(${text}, ${sqlString(TOKENS)})))`;
+}
+
+/** ClickHouse's JSON reader refuses values nested deeper than this. */
+const READER_DEPTH = 1024;
+const TOO_DEEP = `${JSON_TOO_DEEP} ${READER_DEPTH} levels ClickHouse reads`;
+
+/** True when JSON text nests arrays and objects deeper than ClickHouse reads them (whether or not it is valid otherwise). */
+function nestsPastReader(text: string): string {
+  const tokens = `extractAll(${text}, ${sqlString('(?s)"(?:[^"\\\\]|\\\\.)*"|[\\[\\]{}]')})`;
+  return `arrayMax(arrayCumSum(arrayMap(jb -> multiIf(jb = '[' OR jb = '{', 1, jb = ']' OR jb = '}', -1, 0), ${tokens}))) > ${READER_DEPTH}`;
 }
 
 /**
  * The JSON text ClickHouse can read for a text JSON.parse accepts, '' for one it refuses (so
  * the answer is never empty for a valid text). A leading byte order mark fails JSON.parse.
+ * A text nested deeper than ClickHouse reads fails the query (a 400) rather than answer otherwise.
  */
 export function jsParse(text: string, name: string): string {
-  const fixed = bind(numbersAsDoubles(name), `${name}_f`, `if(isValidJSON(${name}_f), ${name}_f, '')`);
-  return bind(text, name, `multiIf(startsWith(${name}, '\\xEF\\xBB\\xBF'), '', isValidJSON(${name}), ${name}, match(${name}, '[0-9]'), ${fixed}, '')`);
+  const f = `${name}_f`;
+  const fixed = bind(repaired(name), f, `if(isValidJSON(${f}), ${f}, if(throwIf(${nestsPastReader(f)}, ${sqlString(TOO_DEEP)}) = 0, '', ''))`);
+  return bind(text, name, `multiIf(startsWith(${name}, '\\xEF\\xBB\\xBF'), '', isValidJSON(${name}), ${name}, match(${name}, ${sqlString('[0-9]|\\\\u')}) OR countSubstrings(${name}, '[') + countSubstrings(${name}, '{') > ${READER_DEPTH}, ${fixed}, '')`);
 }
 
 /** JSON.stringify of a string. */
