@@ -23,6 +23,9 @@ export function bind(value: string, name: string, body: string): string {
   return `arrayMap(${name} -> ${body}, [${value}])[1]`;
 }
 
+// Lexes JSON text into string tokens, number tokens and everything else, covering every character.
+const TOKENS = '(?s)"(?:[^"\\\\]|\\\\.)*"|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[^"0-9-]+|.';
+
 /**
  * A raw JSON value as ClickHouse writes it back, readable again: ClickHouse writes a double
  * below 1e21 as digits alone, which past 64 bits it then refuses to read as an integer. Such
@@ -46,9 +49,6 @@ const JS_SPACE = '[\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028
 
 /** The text without JavaScript's whitespace at either end. */
 export const jsTrim = (text: string) => `replaceRegexpAll(${text}, ${sqlString(`^${JS_SPACE}+|${JS_SPACE}+$`)}, '')`;
-
-// Lexes JSON text into string tokens, number tokens and everything else, covering every character.
-const TOKENS = '(?s)"(?:[^"\\\\]|\\\\.)*"|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[^"0-9-]+|.';
 
 // A string token's escapes, one per unit, and the text between them.
 const UNITS = '\\\\u[0-9a-fA-F]{4}|\\\\.|[^\\\\]+';
