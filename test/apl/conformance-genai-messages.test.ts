@@ -98,6 +98,8 @@ const ODD: Record<string, string> = {
   ]),
   // An escaped surrogate without its other half leaves JavaScript as U+FFFD.
   surrogate: '[{"role":"user","content":"a\\ud800b\\ud83d\\ude00"}]',
+  // Integers past 2^53 are rounded to doubles, as JSON.parse reads them.
+  rounding: '[{"role":"tool","content":{"big":12345678901234567,"small":-9007199254740993}}]',
 };
 
 /** Finish reasons given as the second argument of genai_is_truncated, and whether each says truncated. */
@@ -274,6 +276,7 @@ describe('reading conversations at their corners', () => {
     // As text too, JSON read from text is written back compact, as JSON.stringify writes it.
     const texts = await each('tostring(genai_extract_function_results(text))');
     expect(texts.results).toBe('[{"a":1},[{"type":"text","text":"x"},{"type":"image"}],[1,2],null,"x","plain","","[not json"]');
+    expect(texts.rounding).toBe('[{"big":12345678901234568,"small":-9007199254740992}]');
     expect(parsed(results.numbers)).toEqual([{ x: null, y: -98765432109876543210, z: [0] }]);
     expect(results.dupes).toBeNull();
         expect(parsed(results.turns)).toEqual(['t', 'r']);

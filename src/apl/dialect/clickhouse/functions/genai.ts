@@ -55,9 +55,11 @@ function maybeJson(text: string, n: string): string {
 
 /** A tool result's content (raw JSON, '' when absent) as the JSON text of what it holds. */
 function resultContent(v: string, n: string): string {
+  // The text it holds (a string, or text blocks joined), null when it is something else.
   const texts = `arrayMap(${n}_e -> ${partText(`${n}_e`, `${n}_e`)}, ${elementsOf(n)})`;
-  const ofArray = bind(texts, `${n}_x`, `if(arrayAll(${n}_y -> ${n}_y IS NOT NULL, ${n}_x), ${maybeJson(`arrayStringConcat(arrayMap(${n}_y -> assumeNotNull(${n}_y), ${n}_x), '\\n')`, `${n}_m`)}, ${n})`);
-  return bind(v, n, `multiIf(${n} = '', 'null', ${isJson(n, 'Array')}, ${ofArray}, ${isJson(n, 'String')}, ${maybeJson(`JSONExtractString(${n})`, `${n}_s`)}, ${n})`);
+  const joined = bind(texts, `${n}_x`, `if(arrayAll(${n}_y -> ${n}_y IS NOT NULL, ${n}_x), arrayStringConcat(arrayMap(${n}_y -> assumeNotNull(${n}_y), ${n}_x), '\\n'), NULL)`);
+  const text = `multiIf(${isJson(n, 'Array')}, ${joined}, ${isJson(n, 'String')}, JSONExtractString(${n}), NULL)`;
+  return bind(v, n, bind(text, `${n}_t`, `if(${n}_t IS NULL, if(${n} = '', 'null', ${n}), ${maybeJson(`assumeNotNull(${n}_t)`, `${n}_m`)})`));
 }
 
 /** A tool call's JSON text from the raw JSON of its id, name and arguments ('' when absent). */

@@ -27,13 +27,15 @@ export function bind(value: string, name: string, body: string): string {
 const TOKENS = '(?s)"(?:[^"\\\\]|\\\\.)*"|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|[^"0-9-]+|.';
 
 /**
- * A raw JSON value as ClickHouse writes it back, readable again: ClickHouse writes a double
- * below 1e21 as digits alone, which past 64 bits it then refuses to read as an integer. Such
- * integers get a point (any integer of 19 digits or more is read as the double JSON.parse
- * would make of it).
+ * A raw JSON value as ClickHouse writes it back, with its integers past 2^53 as JSON.parse reads
+ * them, rounded to doubles (JSON.stringify writes such a double as digits alone). Past 2^63 the
+ * digits get a point, or ClickHouse would refuse to read them again.
  */
-export const readable = (raw: string) =>
-  `if(match(${raw}, '[0-9]{19}'), arrayStringConcat(arrayMap(jt -> if(match(jt, '^-?[0-9]{19,}$'), concat(toString(toFloat64(jt)), '.0'), jt), extractAll(${raw}, ${sqlString(TOKENS)}))), ${raw})`;
+export const readable = (raw: string) => {
+  const digits = `toString(toFloat64(jt))`;
+  const token = `if(match(jt, '^-?[0-9]{16,}$'), if(abs(toFloat64(jt)) < 9.2e18, ${digits}, concat(${digits}, '.0')), jt)`;
+  return `if(match(${raw}, '[0-9]{16}'), arrayStringConcat(arrayMap(jt -> ${token}, extractAll(${raw}, ${sqlString(TOKENS)}))), ${raw})`;
+};
 
 /** The (key, raw value) pairs of an object's JSON text; empty for anything else. */
 export const membersOf = (json: string) => `arrayMap(jm -> tuple(jm.1, ${readable('jm.2')}), JSONExtractKeysAndValuesRaw(${json}))`;
