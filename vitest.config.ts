@@ -68,10 +68,8 @@ function chdbAvailable(): boolean {
   }
 }
 
-// The genai_* message functions are listed as unsupported on ClickHouse (test/apl/unsupported-on-clickhouse.ts,
-// each checked over HTTP by test/clickhouse/unsupported.test.ts).
 // Two instances over one ClickHouse need a shared PostgreSQL: that test runs in chdb-postgres.
-const CHDB_EXCLUDED = ['test/apl/conformance-genai.test.ts', 'test/clickhouse/instances.test.ts'];
+const CHDB_EXCLUDED = ['test/clickhouse/instances.test.ts'];
 
 export default defineConfig({
   resolve: {

@@ -23,6 +23,9 @@ export interface CompileOptions {
 /** The text of the error a statement raises when a computed string passes `maxStringBytes`. */
 export const STRING_TOO_LONG = 'a string computed by the query is longer than';
 
+/** The text of the error a ClickHouse statement raises for JSON nested deeper than ClickHouse reads. */
+export const JSON_TOO_DEEP = 'a JSON text the query reads nests deeper than the';
+
 export interface SqlDialect {
   readonly name: string;
   /** A statement returning `columns` (in order) of the relation. */

@@ -6,7 +6,7 @@ import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, type ClickH
 import { clickhouseMessage } from '../../events/clickhouse/failures';
 import { resultTooLarge, rowBytes } from '../../events/store/result-size';
 import { invalidInput, timedOut } from '../../errors';
-import { STRING_TOO_LONG } from '../dialect/dialect';
+import { JSON_TOO_DEEP, STRING_TOO_LONG } from '../dialect/dialect';
 import type { QueryRunner, RowValue } from './runner';
 
 /**
@@ -47,7 +47,10 @@ export function createClickHouseRunner(executor: ClickHouseExecutor, settings: C
           // Only a throwIf of our own says so: other errors quote the statement, guards included.
           const tooLong = error.code === CLICKHOUSE_ERROR.THROW_IF ? new RegExp(`${STRING_TOO_LONG} \\d+ bytes \\(APL_MAX_STRING_BYTES\\)`).exec(error.message) : null;
           if (tooLong) throw invalidInput(`the query could not run: ${tooLong[0]}`);
+          const tooDeep = error.code === CLICKHOUSE_ERROR.THROW_IF ? new RegExp(`${JSON_TOO_DEEP} \\d+ levels ClickHouse reads`).exec(error.message) : null;
+          if (tooDeep) throw invalidInput(`the query could not run: ${tooDeep[0]} (the embedded store, EVENT_STORE=duckdb, reads it)`);
           if (error.code === CLICKHOUSE_ERROR.TOO_DEEP_RECURSION) throw invalidInput('the query nests deeper than the event store can compile: simplify it');
+          if (tooLarge(error)) throw invalidInput('the query is larger than the event store can read once written in its SQL: use fewer function calls, or split it');
           if (CALLER_ERRORS.has(error.code)) throw invalidInput(`the query could not run: ${clickhouseMessage(error.message)}`);
         }
         throw error;
@@ -55,3 +58,11 @@ export function createClickHouseRunner(executor: ClickHouseExecutor, settings: C
     },
   };
 }
+
+/** ClickHouse's parser refused the statement for its size (not for its syntax, which is the dialect's to get right). */
+function tooLarge(error: ClickHouseError): boolean {
+  const { code } = error;
+  if (code === CLICKHOUSE_ERROR.SYNTAX_ERROR) return error.message.includes('Max query size exceeded');
+  return code === CLICKHOUSE_ERROR.TOO_DEEP_AST || code === CLICKHOUSE_ERROR.TOO_BIG_AST || code === CLICKHOUSE_ERROR.TOO_SLOW_PARSING;
+}
+

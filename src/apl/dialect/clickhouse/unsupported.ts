@@ -3,8 +3,7 @@
 // inside the server; the same query runs on the embedded default. Today: dynamic_to_json (keys
 // sorted at every depth), geo_info_from_ip_address (a lookup in an MMDB file), parse_sql and
 // format_sql (a SQL grammar), cursor_current (its signing key would be written into statement
-// text, which ClickHouse logs) and the genai_* message functions (the conversation readers live in
-// the DuckDB store).
+// text, which ClickHouse logs) and genai_estimate_tokens (a tokenizer).
 import { invalidInput } from '../../../errors';
 
 /** The APL function a canonical call comes from, where the names differ. */
@@ -16,7 +15,6 @@ const APL_NAMES: Readonly<Record<string, string>> = {
 
 /** Canonical calls several APL functions share: the error names them all. */
 const APL_FAMILIES: Readonly<Record<string, string>> = {
-  genai_messages: 'the genai_* message functions (genai_extract_*, genai_get_*, genai_message_roles, genai_conversation_turns, genai_concat_contents, genai_has_tool_calls, genai_is_truncated)',
 };
 
 /** The client error for a function (scalar or aggregation) the ClickHouse dialect lacks. */

@@ -11,6 +11,7 @@ import { CONDITIONAL_RULES } from './conditional';
 import { CONVERSION_RULES } from './conversion';
 import { DATETIME_RULES } from './datetime';
 import { DYNAMIC_RULES } from './dynamic';
+import { GENAI_MESSAGE_RULES } from './genai';
 import { HASH_RULES } from './hash';
 import { IP_RULES } from './ip';
 import { MATH_RULES } from './math';
@@ -42,6 +43,7 @@ export const CLICKHOUSE_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   ip: IP_RULES,
   series: SERIES_RULES,
   pricing: GENAI_PRICE_RULES,
+  genai: GENAI_MESSAGE_RULES,
 };
 
 /** Canonical call name → ClickHouse SQL rule. */
