@@ -6,7 +6,9 @@ import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, type ClickH
 import { clickhouseMessage } from '../../events/clickhouse/failures';
 import { resultTooLarge, rowBytes } from '../../events/store/result-size';
 import { invalidInput, timedOut } from '../../errors';
+import { PRICE_TABLE } from '../dialect/clickhouse/pricing';
 import { JSON_TOO_DEEP, STRING_TOO_LONG } from '../dialect/dialect';
+import { ensureClickHousePriceTable } from './clickhouse-price-table';
 import type { QueryRunner, RowValue } from './runner';
 
 /**
@@ -24,10 +26,18 @@ export function createClickHouseRunner(executor: ClickHouseExecutor, settings: C
     async run(statement, { timeoutMs, signal, maxResultBytes }) {
       if (statement.params.length) throw new Error('the ClickHouse dialect writes values into the statement, never as parameters');
       const started = performance.now();
-      try {
-        const result = await executor.query(statement.sql, {
+      const send = () =>
+        executor.query(statement.sql, {
           settings: { ...settings, max_execution_time: Math.max(0.001, timeoutMs / 1000), timeout_overflow_mode: 'throw' },
           ...(signal ? { signal } : {}),
+        });
+      try {
+        // Pricing queries join the price table; where it is missing (a database the server has
+        // not set up yet), it is created empty and the query priced with nothing (null), as on DuckDB.
+        const result = await send().catch(async (error: unknown) => {
+          if (!(error instanceof ClickHouseError && error.code === CLICKHOUSE_ERROR.UNKNOWN_TABLE && error.message.includes(PRICE_TABLE))) throw error;
+          await ensureClickHousePriceTable(executor);
+          return send();
         });
         // ClickHouse checks max_execution_time between blocks, so a statement can finish past
         // it; past the budget is a timeout, as on DuckDB when the interrupt lands late.
