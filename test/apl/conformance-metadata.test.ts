@@ -2,6 +2,8 @@
 // as a query's cursor, the walk resumes right after that event.
 import { describe, expect, it } from 'vitest';
 import { FX, type FxEvent, perEvent, scalars, useFixture } from './conformance-functions';
+import { decodeCursor } from '../../src/apl/execution/cursor';
+import { addDataset } from './fixtures';
 import { onClickHouse } from './unsupported-on-clickhouse';
 
 const db = useFixture();
@@ -27,6 +29,21 @@ describe('metadata functions', () => {
     expect(including.map((r) => r.id)).toEqual(newestFirst.slice(2).map((e) => e.id));
     }),
   );
+
+  it("cursor_current() encodes the event's time and row id, before 1970 too, signed with the server's key", async () => {
+    await addDataset(db(), 'epochs', [{ name: 'k', type: 'string' }], [
+      { _time: '1969-12-31T23:59:59.999999999Z', _rowId: 5n, k: 'before' },
+      { _time: '2024-03-04T05:06:07.000000123Z', _rowId: 123_456_789_012n, k: 'after' },
+    ]);
+    const rows = await db().rows("['epochs'] | project k, c = cursor_current()");
+    const decoded = Object.fromEntries(rows.map((r) => [r.k, decodeCursor(String(r.c), 'test-cursor-key')]));
+    expect(decoded).toEqual({
+      before: { timeNanos: -1n, rowId: 5n },
+      after: { timeNanos: BigInt(Date.UTC(2024, 2, 4, 5, 6, 7)) * 1_000_000n + 123n, rowId: 123_456_789_012n },
+    });
+    // The text itself: base 36 of each, then the signature.
+    expect(String(rows.find((r) => r.k === 'before')!.c)).toMatch(/^n1-5-[A-Za-z0-9_-]{16}$/);
+  });
 
   it('rows that are not events have no cursor and no ingestion time', async () => {
     const rows = await db().rows("['fx'] | summarize n = count() | extend c = cursor_current(), t = ingestion_time()");

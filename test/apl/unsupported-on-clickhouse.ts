@@ -13,7 +13,6 @@ export const UNSUPPORTED_ON_CLICKHOUSE: Readonly<Record<string, string>> = {
   geo_info_from_ip_address: 'a lookup in the MMDB file, which the DuckDB store runs as a function inside the engine',
   parse_sql: 'a SQL grammar, which the DuckDB store runs as a function inside the engine',
   format_sql: 'a SQL grammar, which the DuckDB store runs as a function inside the engine',
-  cursor_current: "the cursor's signing key would be written into the statement text, which ClickHouse keeps in its query log",
   genai_estimate_tokens: 'a tokenizer the DuckDB store runs as a vectorized function inside the engine',
 };
 

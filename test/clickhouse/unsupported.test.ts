@@ -15,7 +15,6 @@ const USES: Record<string, { apl: string; call: string; says?: string }> = {
   geo_info_from_ip_address: { apl: "['u'] | project v = geo_info_from_ip_address('81.2.69.142')", call: 'geo_info' },
   parse_sql: { apl: "['u'] | project v = parse_sql('select a from t')", call: 'parse_sql' },
   format_sql: { apl: "['u'] | project v = format_sql(dynamic({'statement': 'select'}))", call: 'format_sql' },
-  cursor_current: { apl: "['u'] | project v = cursor_current()", call: 'cursor_of' },
   genai_estimate_tokens: { apl: "['u'] | project v = genai_estimate_tokens('hello there')", call: 'genai_estimate_tokens' },
 };
 

@@ -2,15 +2,13 @@
 // error (400) naming the function, on EVENT_STORE=clickhouse and chdb alike, instead of failing
 // inside the server; the same query runs on the embedded default. Today: dynamic_to_json (keys
 // sorted at every depth), geo_info_from_ip_address (a lookup in an MMDB file), parse_sql and
-// format_sql (a SQL grammar), cursor_current (its signing key would be written into statement
-// text, which ClickHouse logs) and genai_estimate_tokens (a tokenizer).
+// format_sql (a SQL grammar) and genai_estimate_tokens (a tokenizer).
 import { invalidInput } from '../../../errors';
 
 /** The APL function a canonical call comes from, where the names differ. */
 const APL_NAMES: Readonly<Record<string, string>> = {
   json_canonical: 'dynamic_to_json',
   geo_info: 'geo_info_from_ip_address',
-  cursor_of: 'cursor_current',
 };
 
 /** Canonical calls several APL functions share: the error names them all. */

@@ -13,6 +13,7 @@ import { DATETIME_RULES } from './datetime';
 import { DYNAMIC_RULES } from './dynamic';
 import { GENAI_MESSAGE_RULES } from './genai';
 import { HASH_RULES } from './hash';
+import { METADATA_RULES } from './metadata';
 import { IP_RULES } from './ip';
 import { MATH_RULES } from './math';
 import { OPERATOR_RULES } from './operators';
@@ -39,6 +40,7 @@ export const CLICKHOUSE_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   dynamic: DYNAMIC_RULES,
   arrays: ARRAY_RULES,
   hash: HASH_RULES,
+  metadata: METADATA_RULES,
   types: TYPE_RULES,
   ip: IP_RULES,
   series: SERIES_RULES,
