@@ -9,20 +9,7 @@ import type { AplType, Rel, TExpr } from '../../semantic/plan';
 import { STRING_TOO_LONG } from '../dialect';
 import { callSql } from './functions';
 import { operatorCallSql } from './operator-calls';
-
-export const SQL_TYPE: Record<AplType, string> = {
-  bool: 'Bool',
-  int: 'Int64',
-  real: 'Float64',
-  string: 'String',
-  datetime: 'Int64',
-  timespan: 'Int64',
-  dynamic: 'String',
-  null: 'String',
-};
-
-/** The Nullable type of an APL type (every value may be null). */
-export const nullableType = (type: AplType) => `Nullable(${SQL_TYPE[type]})`;
+import { nullableType, SQL_TYPE } from './values';
 
 const TEXT_TYPES: ReadonlySet<AplType> = new Set(['string', 'dynamic']);
 
@@ -115,9 +102,4 @@ export class ExprWriter {
         return this.text(JSON.stringify(value.value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
     }
   }
-}
-
-/** The literal string value of an expression, when it is one (for compile-time regexes). */
-export function literalString(expr: TExpr): string | undefined {
-  return expr.kind === 'literal' && expr.value.type === 'string' ? expr.value.value : undefined;
 }

@@ -6,7 +6,8 @@ import { columnIdentifier, dateTime64Sql, quoteIdentifier } from '../../../event
 import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
 import type { CompiledSql, CompileOptions, SqlDialect } from '../dialect';
 import { aggregateSql } from './aggregates';
-import { ExprWriter, nullableType } from './expressions';
+import { ExprWriter } from './expressions';
+import { nullableType } from './values';
 import { joinPriceLookups } from './pricing';
 import { rolledUpPricing } from './pricing-rollup';
 import { expandSql, seriesSql, windowSql } from './relations';

@@ -5,7 +5,7 @@
 import { quoteIdentifier } from '../../../events/clickhouse/layout';
 import type { ExpandOutput, Rel, SeriesAxis, WindowCall } from '../../semantic/plan';
 import type { ExprWriter } from './expressions';
-import { nullableType } from './expressions';
+import { nullableType } from './values';
 import { convertSql, jsonArrayOf, jsonType } from './functions';
 
 const id = (columnId: string) => quoteIdentifier(columnId);

@@ -2,7 +2,7 @@
 // turned into a list of its elements' JSON texts (`JSONExtractArrayRaw`), worked on with array
 // functions and lambdas, and joined back into JSON text. ClickHouse arrays cannot be null, so
 // "not an array" is tested beside the list rather than carried in it.
-import { literalString } from '../expressions';
+import { literalString } from '../values';
 import { goDurationSql, rfc3339Sql } from '../formatting';
 import { jsonArrayOf, jsonText, jsonType } from './json';
 import { bindSql, type RuleTable } from './rule';

@@ -1,7 +1,7 @@
 // Conversions between APL types: implicit ones (`cast`) and the to*() functions (`convert`),
 // which give null for a value that does not convert instead of failing the query.
 import type { AplType } from '../../../semantic/plan';
-import { nullableType } from '../expressions';
+import { nullableType } from '../values';
 import { goDurationSql, rfc3339Sql } from '../formatting';
 import { jsonText, jsonType } from './json';
 import { bindSql, notNull, type RuleTable } from './rule';

@@ -4,7 +4,7 @@
 // the hex text of the masked address. Comparisons mask both sides with the narrowest prefix in
 // play. Text that is not an address gives null (or false/"" where the function's page says
 // so), never an error. GeoIP lookups need the MMDB reader and are not written here.
-import { literalString } from '../expressions';
+import { literalString } from '../values';
 import { escapeRegex } from '../../regex';
 import { jsonType } from './json';
 import { bindSql, type RuleTable } from './rule';

@@ -1,7 +1,8 @@
 // Operators: logic, comparisons (with Kusto's null-equals-empty rule for strings), the string
 // operators (contains, has and their variants, regex matches), in/between and arithmetic.
 import type { TExpr } from '../../../semantic/plan';
-import { type ExprWriter, literalString } from '../expressions';
+import type { ExprWriter } from '../expressions';
+import { literalString } from '../values';
 import { termRegex, WORD } from '../../regex';
 import { type CallExpr, negatable, regexArg, type Rule, type RuleTable, safeDivisor } from './rule';
 

@@ -1,7 +1,8 @@
 // What the ClickHouse rules of every family share: the rule type, argument writing, and helpers
 // for nulls, regexes and negated string operators.
 import type { TExpr } from '../../../semantic/plan';
-import { type ExprWriter, literalString } from '../expressions';
+import type { ExprWriter } from '../expressions';
+import { literalString } from '../values';
 
 export type CallExpr = Extract<TExpr, { kind: 'call' }>;
 /** SQL for one canonical call; `a(i)` is the SQL of argument i (written once, then reused). */

@@ -2,7 +2,8 @@
 // paths, CSV, base64, byte sizes, quoting and code points. Text that cannot be decoded
 // (base64, code points) gives null for its row instead of failing the query. Constant regexes
 // and texts go through `w.constant`, which quotes them for ClickHouse.
-import { type ExprWriter, literalString } from '../expressions';
+import type { ExprWriter } from '../expressions';
+import { literalString } from '../values';
 import { captureGroups, overlapsItself, rewriteOf } from '../../regex';
 import { trimmed } from './conversion';
 import { jsonText, jsonType } from './json';
