@@ -1,10 +1,14 @@
 // Metrics datasets through HTTP: their kind on every dataset route, the refusal of event reads
 // and writes, the discovery routes over a time range, trim, vacuum and deletion, GraphQL's
 // metrics field, the official SDK with an edge URL, and the public language description.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { AxiomWithoutBatching } from '@axiomhq/js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricDescriptor } from '../../src/metrics/model';
 import { END, type FixtureSeries, START, T0 } from './fixture';
+import { startTestServer } from '../helpers/server';
 import { createDataset, type MetricsServer, metricsTablesLeft, startMetricsServer } from './harness';
 
 let server: MetricsServer;
@@ -273,5 +277,29 @@ describe('trim, vacuum and delete', () => {
     expect((await server.request('/v2/datasets/short-lived', { method: 'DELETE' })).status).toBe(204);
     expect(store.hasDataset(table)).toBe(false);
     expect(await metricsTablesLeft(server, table)).toBe(0);
+  });
+});
+
+describe('a restart', () => {
+  it('creates no events table for a metrics dataset, and keeps its metrics', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-metrics-restart-'));
+    const first = await startMetricsServer({ dataDir });
+    await createDataset(first, 'after-restart');
+    await first.write('after-restart', [{ metric: descriptor('g', 'gauge'), tags: { host: 'a' }, points: [[T0, 1]] }]);
+    await createDataset(first, 'events-beside', 'axiom:events:v1');
+    const tableOf = async (server: MetricsServer, name: string) => (await server.app.services.datasets.resolveFor(await server.principal(), name, 'query', 'read')).tableName;
+    const metricsTable = await tableOf(first, 'after-restart');
+    const eventsTable = await tableOf(first, 'events-beside');
+    await first.close();
+    const restarted = await startTestServer(first.env, { dataDir });
+    try {
+      // The events dataset's table is there (created with it, or again at start); the metrics one has none.
+      expect(restarted.app.services.eventStore.hasTable(eventsTable)).toBe(true);
+      expect(restarted.app.services.eventStore.hasTable(metricsTable)).toBe(false);
+      expect(await metricsTablesLeft(restarted, metricsTable)).toBe(3);
+    } finally {
+      await restarted.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

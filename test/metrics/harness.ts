@@ -26,8 +26,9 @@ export async function createDataset(server: TestServer, name: string, kind = 'ot
   expect(response.status).toBe(200);
 }
 
-export async function startMetricsServer(): Promise<MetricsServer> {
-  const server = await startTestServer();
+/** `dataDir` reuses a directory, kept when the server closes (see startTestServer). */
+export async function startMetricsServer(options: { dataDir?: string } = {}): Promise<MetricsServer> {
+  const server = await startTestServer({}, options);
   const principal = () => server.app.services.auth.authenticate({ authorization: `Bearer ${server.adminToken}`, orgId: undefined });
   const run = (query: string, body: Record<string, unknown> = {}, path = '/v1/query/_mpl') =>
     server.request(path, {

@@ -74,9 +74,9 @@ export class DatasetRows {
   }
 
   /** Every dataset's id and event table. */
-  async tables(): Promise<{ id: string; tableName: string }[]> {
-    const rows = await this.sql.rows<{ id: string; table_name: string }>('SELECT id, table_name FROM datasets');
-    return rows.map((row) => ({ id: row.id, tableName: row.table_name }));
+  async tables(): Promise<{ id: string; tableName: string; kind: string }[]> {
+    const rows = await this.sql.rows<{ id: string; table_name: string; kind: string }>('SELECT id, table_name, kind FROM datasets');
+    return rows.map((row) => ({ id: row.id, tableName: row.table_name, kind: row.kind }));
   }
 
   /** Datasets whose retention period is in force. */

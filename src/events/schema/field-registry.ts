@@ -8,6 +8,7 @@
 // through the repository layer, and are brought back in step at start in case a crash fell
 // between the two commits.
 import type { Repository } from '../../db/repository';
+import { METRICS_KIND } from '../datasets';
 import type { DatasetSchema, StoredField } from '../layout';
 import { SYSTEM_STORED_FIELDS } from '../layout';
 import type { EventStore, StoredColumn } from '../store/store';
@@ -75,8 +76,8 @@ export class FieldRegistry {
   }
 
   /**
-   * Brings every dataset's registry rows in step with its table (and creates tables that are
-   * missing). Returns the number of rows changed.
+   * Brings every events dataset's registry rows in step with its table (and creates tables that
+   * are missing). Returns the number of rows changed.
    *
    * With `addOnly`, rows are only added for fields the registry lacks: when this instance's
    * event store is its own (DuckDB) but the relational store is shared with other instances,
@@ -84,7 +85,8 @@ export class FieldRegistry {
    * ClickHouse, is the whole truth.)
    */
   async reconcile({ addOnly = false }: { addOnly?: boolean } = {}): Promise<number> {
-    const datasets = await this.repository.datasets.tables();
+    // Metrics datasets keep series and points in the metrics store, not an events table.
+    const datasets = (await this.repository.datasets.tables()).filter((dataset) => dataset.kind !== METRICS_KIND);
     for (const dataset of datasets) if (!this.store.hasTable(dataset.tableName)) await this.store.createTable(dataset.tableName);
     const statements = [];
     let changed = 0;
