@@ -11,21 +11,13 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SeriesPoints } from '../src/metrics/model';
 import { executeMpl, type MplDeps } from '../src/metrics/mpl/execution/execute';
 import { metricsTablesOf, quoteIdentifier } from '../src/metrics/store/layout';
 import { DuckDBMetricsStore } from '../src/metrics/store/metrics-store';
+import { END, POINTS, pointBatches, PER_SERIES, SERIES, START, STEP } from './metric-points';
 import { timePaired } from './paired-timing';
 
-const POINTS = Number(process.env.BENCH_POINTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const HOSTS = 100;
-const CORES = 5;
-const SERIES = HOSTS * CORES;
-const PER_SERIES = Math.ceil(POINTS / SERIES);
-const STEP = 15;
-const START = 1_714_435_200; // 2024-04-30T00:00:00Z
-const END = START + PER_SERIES * STEP;
 const DIR = path.join(tmpdir(), 'eventdeck-bench-mpl');
 const FILE = path.join(DIR, `metrics-${POINTS}.duckdb`);
 const TABLE = 'ds_bench';
@@ -42,32 +34,7 @@ async function prepare(): Promise<DuckDBMetricsStore> {
   }
   console.log(`writing ${(SERIES * PER_SERIES).toLocaleString('en-US')} points in ${FILE} ...`);
   await store.createDataset(TABLE);
-  // Batches as exporters send them: every series, a few points each.
-  for (let offset = 0; offset < PER_SERIES; offset += 20) {
-    const batch: SeriesPoints[] = [];
-    for (let host = 0; host < HOSTS; host++) {
-      for (let core = 0; core < CORES; core++) {
-        const times: number[] = [];
-        const values: number[] = [];
-        for (let i = offset; i < Math.min(offset + 20, PER_SERIES); i++) {
-          times.push(START + i * STEP);
-          values.push(((i * 37 + host * 11 + core * 5) % 1000) / 10);
-        }
-        batch.push({
-          metric: { name: 'cpu', type: 'gauge', temporality: null, monotonic: null, unit: '%' },
-          tags: new Map([
-            ['host', { type: 'string', value: `host-${host}` }],
-            ['core', { type: 'int', value: BigInt(core) }],
-            ['dc', { type: 'string', value: `dc-${host % 4}` }],
-          ]),
-          times,
-          values,
-          distributions: [],
-        });
-      }
-    }
-    await store.write(TABLE, batch);
-  }
+  for (const batch of pointBatches()) await store.write(TABLE, batch);
   await store.checkpoint();
   return store;
 }
