@@ -6,7 +6,7 @@
 // in a projection below the join, where the engines work on each distinct name once; inside the
 // join condition they would run for every row. This file decides the joins and the columns that
 // answer each call; each dialect gives the table, the key and date SQL and its quoting.
-import type { TExpr } from '../semantic/plan';
+import type { Rel, TExpr } from '../semantic/plan';
 
 type CallExpr = Extract<TExpr, { kind: 'call' }>;
 
@@ -127,4 +127,20 @@ export function lookupColumn(writer: { readonly lookupColumns: Map<TExpr, string
   const prefix = writer.lookupColumns.get(e);
   if (prefix === undefined) throw new Error(`${e.fn} was not joined to the price table`);
   return quote(`${prefix}_${field}`);
+}
+
+/**
+ * True when the rows of `rel` come in the order of a sort (or of a source the dialect keeps in
+ * order, `ordered`), which the nodes above it keep: the joins must then put them back in order.
+ */
+export function keepsOrder(rel: Rel, ordered: ReadonlySet<Rel['op']>): boolean {
+  if (ordered.has(rel.op)) return true;
+  switch (rel.op) {
+    case 'limit':
+    case 'filter':
+    case 'project':
+      return keepsOrder(rel.input, ordered);
+    default:
+      return false;
+  }
 }

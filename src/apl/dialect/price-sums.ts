@@ -101,3 +101,33 @@ export function pricedSums(rel: Extract<Rel, { op: 'aggregate' }>, boundaries: r
   }
   return { plans, calls, time, boundaries };
 }
+
+/** The model names a rollup groups by besides the node's groups, and the lookups rewritten to read them. */
+export interface RolledNames {
+  /** Each lookup call, its name now the column of the summed rows that holds it, its time the era's first. */
+  replaced: Map<Call, Call>;
+  /** Names that are not a group already: the column to hold each and the SQL that computes it. */
+  added: { column: string; sql: string }[];
+}
+
+/**
+ * Renames the lookups' model names to columns of the summed rows (`__r_g<i>` when the name is
+ * group i, `__r_n<k>` otherwise), given the SQL of the groups and a writer of input expressions.
+ */
+export function rollNames(calls: readonly Call[], groupSql: readonly string[], write: (e: TExpr) => string): RolledNames {
+  const names = new Map<string, string>(groupSql.map((sql, i) => [sql, `__r_g${i}`]));
+  const replaced = new Map<Call, Call>();
+  const added: RolledNames['added'] = [];
+  for (const call of calls) {
+    const sql = write(call.args[0]!);
+    let column = names.get(sql);
+    if (column === undefined) {
+      column = `__r_n${replaced.size}`;
+      names.set(sql, column);
+      added.push({ column, sql });
+    }
+    const at: TExpr = call.args[1]!.kind === 'literal' ? call.args[1]! : { kind: 'column', id: '__r_t', type: 'datetime' };
+    replaced.set(call, { ...call, args: [{ kind: 'column', id: column, type: 'string' }, at] });
+  }
+  return { replaced, added };
+}

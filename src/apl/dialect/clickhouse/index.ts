@@ -8,6 +8,7 @@ import type { CompiledSql, CompileOptions, SqlDialect } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter } from './expressions';
 import { nullableType } from './values';
+import { keepsOrder } from '../price-lookups';
 import { joinPriceLookups } from './pricing';
 import { rolledUpPricing } from './pricing-rollup';
 import { expandSql, seriesSql, windowSql } from './relations';
@@ -56,7 +57,7 @@ class Generator {
    */
   private from(input: Rel, exprs: readonly TExpr[], alias = 't'): string {
     const sql = this.rel(input);
-    return joinPriceLookups(this.writer, sql, alias, exprs, () => this.lookups++, keepsOrder(input)) ?? `(${sql}) AS ${alias}`;
+    return joinPriceLookups(this.writer, sql, alias, exprs, () => this.lookups++, keepsOrder(input, ORDERED)) ?? `(${sql}) AS ${alias}`;
   }
 
   rel(rel: Rel): string {
@@ -122,7 +123,7 @@ class Generator {
         const kept = this.kept(rel);
         const reads = [...rel.expansions.map((expansion) => expansion.expr), ...kept.flatMap((i) => (rel.outputs[i]!.kind === 'input' ? [rel.outputs[i]!.expr] : []))];
         const input = this.rel(rel.input);
-        const joined = joinPriceLookups(this.writer, input, 't', reads, () => this.lookups++, keepsOrder(rel.input));
+        const joined = joinPriceLookups(this.writer, input, 't', reads, () => this.lookups++, keepsOrder(rel.input, ORDERED));
         return expandSql(this.writer, rel, kept, joined ? `SELECT * FROM ${joined}` : input);
       }
       case 'series':
@@ -229,20 +230,8 @@ class Generator {
   }
 }
 
-/** True when the rows of `rel` come in the order of a sort, which nodes above it keep. */
-function keepsOrder(rel: Rel): boolean {
-  switch (rel.op) {
-    case 'sort':
-    case 'values':
-      return true;
-    case 'limit':
-    case 'filter':
-    case 'project':
-      return keepsOrder(rel.input);
-    default:
-      return false;
-  }
-}
+/** Sources whose rows come in order: sorts, and literal rows (read back in order by `values` above). */
+const ORDERED: ReadonlySet<Rel['op']> = new Set(['sort', 'values']);
 
 export const clickhouseDialect: SqlDialect = {
   name: 'clickhouse',

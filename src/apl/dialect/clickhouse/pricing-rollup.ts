@@ -6,8 +6,8 @@
 // prices of the era's first row. Which nodes qualify: ../price-sums.ts; anything else keeps the
 // per-row join.
 import { quoteIdentifier } from '../../../events/clickhouse/layout';
-import type { Rel, TExpr } from '../../semantic/plan';
-import { type Call, pricedSums, substitute } from '../price-sums';
+import type { Rel } from '../../semantic/plan';
+import { pricedSums, rollNames, substitute } from '../price-sums';
 import type { ExprWriter } from './expressions';
 import { joinPriceLookups } from './pricing';
 
@@ -35,19 +35,10 @@ export function rolledUpPricing(
   const keys: string[] = groupSql.map((_, i) => id(`__r_g${i}`));
   const items: string[] = groupSql.map((sql, i) => `${sql} AS ${id(`__r_g${i}`)}`);
   // A name that is also a group (`by model`) is that group's column.
-  const names = new Map<string, string>(groupSql.map((sql, i) => [sql, `__r_g${i}`]));
-  const replaced = new Map<Call, Call>();
-  for (const call of calls) {
-    const nameSql = inner.write(call.args[0]!);
-    let column = names.get(nameSql);
-    if (column === undefined) {
-      column = `__r_n${replaced.size}`;
-      names.set(nameSql, column);
-      keys.push(id(column));
-      items.push(`${nameSql} AS ${id(column)}`);
-    }
-    const at: TExpr = call.args[1]!.kind === 'literal' ? call.args[1]! : { kind: 'column', id: '__r_t', type: 'datetime' };
-    replaced.set(call, { ...call, args: [{ kind: 'column', id: column, type: 'string' }, at] });
+  const { replaced, added } = rollNames(calls, groupSql, (e) => inner.write(e));
+  for (const { column, sql } of added) {
+    keys.push(id(column));
+    items.push(`${sql} AS ${id(column)}`);
   }
   if (time) {
     // Datetimes are Int64 nanoseconds here, as the boundaries are.

@@ -6,6 +6,7 @@ import { keptPositions, type Rel, type RelColumn, requiredColumns, type TExpr } 
 import type { CompiledSql, CompileOptions, SqlDialect, SqlValue } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter, SQL_TYPE } from './expressions';
+import { keepsOrder } from '../price-lookups';
 import { joinPriceLookups } from './pricing';
 import { rolledUpPricing } from './pricing-rollup';
 import { expandSql, seriesSql, windowSql } from './relations';
@@ -42,7 +43,7 @@ class Generator {
    */
   private from(input: Rel, exprs: readonly TExpr[], alias = 't'): string {
     const sql = this.rel(input);
-    return joinPriceLookups(this.writer, sql, alias, exprs, () => this.lookups++, keepsOrder(input)) ?? `(${sql}) AS ${alias}`;
+    return joinPriceLookups(this.writer, sql, alias, exprs, () => this.lookups++, keepsOrder(input, ORDERED)) ?? `(${sql}) AS ${alias}`;
   }
 
   rel(rel: Rel): string {
@@ -196,19 +197,8 @@ class Generator {
   }
 }
 
-/** True when the rows of `rel` come in the order of a sort, which nodes above it keep. */
-function keepsOrder(rel: Rel): boolean {
-  switch (rel.op) {
-    case 'sort':
-      return true;
-    case 'limit':
-    case 'filter':
-    case 'project':
-      return keepsOrder(rel.input);
-    default:
-      return false;
-  }
-}
+/** Sources whose rows come in order. */
+const ORDERED: ReadonlySet<Rel['op']> = new Set(['sort']);
 
 /** How a column leaves the database: datetimes as epoch nanoseconds, dynamic values as JSON text. */
 function outputSql(column: RelColumn): string {

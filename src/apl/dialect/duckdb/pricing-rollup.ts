@@ -8,8 +8,8 @@
 // Which nodes qualify, and the split of their sums into terms: ../price-sums.ts. Anything else
 // keeps the per-row join (./pricing.ts).
 import { quoteIdentifier } from '../../../events/layout';
-import type { Rel, TExpr } from '../../semantic/plan';
-import { type Call, pricedSums, substitute } from '../price-sums';
+import type { Rel } from '../../semantic/plan';
+import { pricedSums, rollNames, substitute } from '../price-sums';
 import type { ExprWriter } from './expressions';
 import { joinPriceLookups } from './pricing';
 
@@ -36,19 +36,8 @@ export function rolledUpPricing(
   const groupSql = rel.groups.map((group) => inner.write(group));
   const keys: string[] = groupSql.map((sql, i) => `${sql} AS "__r_g${i}"`);
   // A name that is also a group (`by model`) is that group's column.
-  const names = new Map<string, string>(groupSql.map((sql, i) => [sql, `__r_g${i}`]));
-  const replaced = new Map<Call, Call>();
-  for (const call of calls) {
-    const nameSql = inner.write(call.args[0]!);
-    let column = names.get(nameSql);
-    if (column === undefined) {
-      column = `__r_n${replaced.size}`;
-      names.set(nameSql, column);
-      keys.push(`${nameSql} AS "${column}"`);
-    }
-    const at: TExpr = call.args[1]!.kind === 'literal' ? call.args[1]! : { kind: 'column', id: '__r_t', type: 'datetime' };
-    replaced.set(call, { ...call, args: [{ kind: 'column', id: column, type: 'string' }, at] });
-  }
+  const { replaced, added } = rollNames(calls, groupSql, (e) => inner.write(e));
+  for (const { column, sql } of added) keys.push(`${sql} AS "${column}"`);
   const items = [...keys];
   if (time) {
     const timeSql = inner.write(time);
