@@ -5,7 +5,7 @@
 // organization (`config: { organization: 'none' }`, such as GET /v2/orgs) get the bare Identity
 // instead. Errors here also carry Axiom's `message` and `code`, which official clients display.
 import type {} from '@fastify/swagger'; // adds tags/summary to route schemas, for the OpenAPI document
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { credentialsFrom, type Identity } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
 import type { AuthScheme } from '../auth/schemes';

@@ -12,7 +12,6 @@ import type {
   LetStatement,
   NamePattern,
   Operator,
-  ParsePart,
   Query,
   Source,
   Tabular,

@@ -24,25 +24,17 @@ import { ConnectionPool } from '../../events/store/connection-pool';
 import { type DuckDBOptions, openDuckDB } from '../../events/store/instance';
 import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from '../../events/store/query-runner';
 import { notFound } from '../../errors';
-import { type DistributionValue, type MetricDescriptor, type MetricType, pointClassOf, type PointClass, type SeriesPoints, type TagValue } from '../model';
+import { type DistributionValue, type MetricDescriptor, type MetricType, pointClassOf, type SeriesPoints, type TagValue } from '../model';
 import type { CompiledMetricsSql, SeriesRow } from '../mpl/dialect/dialect';
 import { duckdbMetricsDialect } from '../mpl/dialect/duckdb';
 import { MetricsInfoQueries } from './info';
 import { baseOfSeriesTable, createTablesSql, dropTablesSql, metricsTablesOf, quoteIdentifier, TAG_MEMBER, TAG_VALUE_TYPE } from './layout';
 import { seriesKey, sortedTags, withoutNul } from './series-key';
-import { addToSummaries, checkAnswerSize, type MetricsStore, type MetricSummary, type MplRunOptions, sameDescription, type WriteResult } from './store';
-
-export type { MetricSummary, WriteResult };
+import { addToSummaries, checkAnswerSize, type MetricsStore, type MetricSummary, type MplRunOptions, sameDescription, type SeriesDescription, type WriteResult } from './store';
 
 /** What the store knows of one series without reading its table. */
-export interface SeriesMeta {
+export interface SeriesMeta extends SeriesDescription {
   id: number;
-  metric: string;
-  pointClass: PointClass;
-  type: MetricType;
-  temporality: MetricDescriptor['temporality'];
-  monotonic: boolean | null;
-  unit: string;
 }
 
 interface DatasetState {
@@ -61,14 +53,8 @@ const MAX_SERIES_ID = 0xffff_ffff;
 
 function rebuildSummary(state: DatasetState, metric: string) {
   state.metrics.delete(metric);
-  for (const meta of state.byKey.values()) if (meta.metric === metric) addToSummary(state, meta);
+  for (const meta of state.byKey.values()) if (meta.metric === metric) addToSummaries(state.metrics, meta);
 }
-
-function addToSummary(state: DatasetState, meta: SeriesMeta) {
-  addToSummaries(state.metrics, meta);
-}
-
-const sameMeta = sameDescription;
 
 const literal = (value: string) => quoteLiteral(withoutNul(value));
 const nullableLiteral = (value: string | null) => (value === null ? 'NULL' : literal(value));
@@ -128,7 +114,7 @@ export class DuckDBMetricsStore implements MetricsStore {
         ][]) {
           const meta: SeriesMeta = { id, metric, pointClass: pointClassOf(type), type, temporality, monotonic, unit };
           state.byKey.set(key, meta);
-          addToSummary(state, meta);
+          addToSummaries(state.metrics, meta);
           if (id >= state.nextId) state.nextId = id + 1;
         }
         this.datasets.set(table, state);
@@ -199,7 +185,7 @@ export class DuckDBMetricsStore implements MetricsStore {
           meta = { id: nextId++, metric: descriptor.name, pointClass, type: descriptor.type, temporality: descriptor.temporality, monotonic: descriptor.monotonic, unit: descriptor.unit };
           pending.set(key, meta);
           created.push([key, meta, series]);
-        } else if (!sameMeta(meta, descriptor) && !pending.has(key)) {
+        } else if (!sameDescription(meta, descriptor) && !pending.has(key)) {
           changed.push([key, { ...meta, type: descriptor.type, temporality: descriptor.temporality, monotonic: descriptor.monotonic, unit: descriptor.unit }]);
         }
         const target = pointClass === 'scalar' ? scalar : dists;
@@ -235,7 +221,7 @@ export class DuckDBMetricsStore implements MetricsStore {
       state.nextId = nextId;
       for (const [key, meta] of created) {
         state.byKey.set(key, meta);
-        addToSummary(state, meta);
+        addToSummaries(state.metrics, meta);
       }
       for (const [key, update] of changed) {
         state.byKey.set(key, update);

@@ -9,7 +9,7 @@ import type { AplType, Rel, TExpr } from '../../semantic/plan';
 import { STRING_TOO_LONG } from '../dialect';
 import { callSql } from './functions';
 import { operatorCallSql } from './operator-calls';
-import { nullableType, SQL_TYPE } from './values';
+import { nullableType } from './values';
 
 const TEXT_TYPES: ReadonlySet<AplType> = new Set(['string', 'dynamic']);
 
