@@ -21,6 +21,9 @@ import { type ClickHouseExecutor, ClickHouseError, decodeRows } from './executor
 import {
   clickhouseTypeOf,
   columnComment,
+  createTableSql,
+  onCluster,
+  storedTable,
   columnIdentifier,
   holdsJson,
   dateTime64Sql,
@@ -129,12 +132,12 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   private get onCluster(): string {
-    return this.cluster ? ` ON CLUSTER ${quoteIdentifier(this.cluster)}` : '';
+    return onCluster(this.cluster);
   }
 
   /** The tables a schema change applies to: the replicated one, then the Distributed one over it. */
   private physical(table: string): string[] {
-    return this.cluster ? [`${table}_local`, table] : [table];
+    return this.cluster ? [storedTable(table, this.cluster), table] : [table];
   }
 
   hasTable(table: string): boolean {
@@ -161,15 +164,7 @@ export class ClickHouseEventStore implements EventStore {
 
   async createTable(table: string): Promise<void> {
     const order = `ORDER BY (${quoteIdentifier(TIME_FIELD)}, ${quoteIdentifier(ROW_ID_FIELD)})`;
-    if (this.cluster) {
-      const local = quoteIdentifier(`${table}_local`);
-      await this.executor.command(`CREATE TABLE IF NOT EXISTS ${local}${this.onCluster} (${SYSTEM_COLUMNS_SQL}) ENGINE = ReplicatedMergeTree ${order}`);
-      await this.executor.command(
-        `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table)}${this.onCluster} AS ${local} ENGINE = Distributed(${quoteLiteral(this.cluster)}, currentDatabase(), ${quoteLiteral(`${table}_local`)}, ${quoteIdentifier(ROW_ID_FIELD)})`,
-      );
-    } else {
-      await this.executor.command(`CREATE TABLE IF NOT EXISTS ${quoteIdentifier(table)} (${SYSTEM_COLUMNS_SQL}) ENGINE = MergeTree ${order}`);
-    }
+    for (const sql of createTableSql(table, SYSTEM_COLUMNS_SQL, 'MergeTree', order, quoteIdentifier(ROW_ID_FIELD), this.cluster)) await this.executor.command(sql);
     this.known.add(table);
   }
 
@@ -190,7 +185,7 @@ export class ClickHouseEventStore implements EventStore {
 
   /** Rewrites every value of a column (on the replicated table; the Distributed one holds none). */
   private async rewrite(table: string, column: string, expression: string): Promise<void> {
-    const name = this.cluster ? `${table}_local` : table;
+    const name = storedTable(table, this.cluster);
     const target = columnIdentifier(column);
     await this.executor.command(`ALTER TABLE ${quoteIdentifier(name)}${this.onCluster} UPDATE ${target} = ${expression} WHERE ${target} IS NOT NULL`, {
       settings: { ...SYNC },
@@ -280,7 +275,7 @@ export class ClickHouseEventStore implements EventStore {
     const { rows } = await this.executor.query(`SELECT count() FROM ${quoteIdentifier(table)} WHERE ${condition}`);
     const count = Number(rows[0]?.[0] ?? 0);
     if (count === 0) return 0;
-    const target = this.cluster ? `${table}_local` : table;
+    const target = storedTable(table, this.cluster);
     await this.executor.command(`DELETE FROM ${quoteIdentifier(target)}${this.onCluster} WHERE ${condition}`, { settings: { ...SYNC, lightweight_deletes_sync: 2 } });
     return count;
   }

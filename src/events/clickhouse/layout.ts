@@ -123,3 +123,24 @@ export function dateTime64Text(nanos: bigint): string {
 export function dateTime64Sql(nanos: bigint): string {
   return `fromUnixTimestamp64Nano(toInt64(${nanos.toString()}), 'UTC')`;
 }
+
+/** ` ON CLUSTER name`, or nothing without a cluster. */
+export const onCluster = (cluster: string | undefined) => (cluster ? ` ON CLUSTER ${quoteIdentifier(cluster)}` : '');
+
+/** The table that holds a table's rows (and takes its deletes and rewrites): `<name>_local` on a cluster. */
+export const storedTable = (name: string, cluster: string | undefined) => (cluster ? `${name}_local` : name);
+
+/**
+ * The statements creating a table of `columns` with a MergeTree-family `engine` (e.g.
+ * `MergeTree`, `ReplacingMergeTree(version)`) and its `order`. On a cluster: the replicated engine
+ * as `<name>_local` on every node, and a Distributed table `<name>` over them sharded by
+ * `shardKey`, which queries read and inserts go to.
+ */
+export function createTableSql(name: string, columns: string, engine: string, order: string, shardKey: string, cluster: string | undefined): string[] {
+  if (!cluster) return [`CREATE TABLE IF NOT EXISTS ${quoteIdentifier(name)} (${columns}) ENGINE = ${engine} ${order}`];
+  const local = storedTable(name, cluster);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(local)}${onCluster(cluster)} (${columns}) ENGINE = Replicated${engine} ${order}`,
+    `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(name)}${onCluster(cluster)} AS ${quoteIdentifier(local)} ENGINE = Distributed(${quoteLiteral(cluster)}, currentDatabase(), ${quoteLiteral(local)}, ${shardKey})`,
+  ];
+}

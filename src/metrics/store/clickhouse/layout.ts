@@ -15,11 +15,11 @@
 // With a cluster (`CLICKHOUSE_CLUSTER`), as for events: replicated `<name>_local` tables on every
 // node and Distributed tables over them (see createTablesSql).
 import { createHash } from 'node:crypto';
-import { quoteIdentifier, quoteLiteral } from '../../../events/clickhouse/layout';
+import { createTableSql, onCluster, quoteIdentifier, storedTable } from '../../../events/clickhouse/layout';
 import type { TagValue } from '../../model';
 import { metricsTablesOf } from '../layout';
 
-export { metricsTablesOf, quoteIdentifier };
+export { metricsTablesOf, onCluster, quoteIdentifier, storedTable };
 
 /** The type letter of each tag type, first character of a stored tag value. */
 export const TAG_LETTER = { string: 's', int: 'i', float: 'f', bool: 'b' } as const;
@@ -51,7 +51,6 @@ function tableDefinitions(table: string) {
       columns: `id UInt64, metric String, tags Map(String, String), type LowCardinality(String), temporality Nullable(String),
         monotonic Nullable(Bool), unit String, key String, version UInt64`,
       engine: 'ReplacingMergeTree(version)',
-      replicated: 'ReplicatedReplacingMergeTree(version)',
       order: 'ORDER BY id',
       shard: 'id',
     },
@@ -59,7 +58,6 @@ function tableDefinitions(table: string) {
       name: names.points,
       columns: 'series_id UInt64, t Int64, value Float64',
       engine: 'MergeTree',
-      replicated: 'ReplicatedMergeTree',
       order: 'ORDER BY (t, series_id)',
       shard: 'series_id',
     },
@@ -68,18 +66,11 @@ function tableDefinitions(table: string) {
       columns: `series_id UInt64, t Int64, count Float64, sum Nullable(Float64), min Nullable(Float64), max Nullable(Float64),
         bounds Array(Float64), counts Array(Float64), quantiles Array(Float64), qvalues Array(Float64)`,
       engine: 'MergeTree',
-      replicated: 'ReplicatedMergeTree',
       order: 'ORDER BY (t, series_id)',
       shard: 'series_id',
     },
   ];
 }
-
-/** ` ON CLUSTER name`, or nothing. */
-export const onCluster = (cluster: string | undefined) => (cluster ? ` ON CLUSTER ${quoteIdentifier(cluster)}` : '');
-
-/** The table that holds rows (and takes deletes): `<name>_local` on a cluster. */
-export const storedTable = (name: string, cluster: string | undefined) => (cluster ? `${name}_local` : name);
 
 /**
  * The statements creating a dataset's tables. On a cluster, each is a replicated table
@@ -87,17 +78,7 @@ export const storedTable = (name: string, cluster: string | undefined) => (clust
  * so a series' row and its points share a shard and each shard joins them locally.
  */
 export function createTablesSql(table: string, cluster?: string): string[] {
-  return tableDefinitions(table).flatMap((definition) => {
-    if (!cluster) {
-      return [`CREATE TABLE IF NOT EXISTS ${quoteIdentifier(definition.name)} (${definition.columns}) ENGINE = ${definition.engine} ${definition.order}`];
-    }
-    const local = `${definition.name}_local`;
-    return [
-      `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(local)}${onCluster(cluster)} (${definition.columns}) ENGINE = ${definition.replicated} ${definition.order}`,
-      `CREATE TABLE IF NOT EXISTS ${quoteIdentifier(definition.name)}${onCluster(cluster)} AS ${quoteIdentifier(local)}
-       ENGINE = Distributed(${quoteLiteral(cluster)}, currentDatabase(), ${quoteLiteral(local)}, ${definition.shard})`,
-    ];
-  });
+  return tableDefinitions(table).flatMap((definition) => createTableSql(definition.name, definition.columns, definition.engine, definition.order, definition.shard, cluster));
 }
 
 export function dropTablesSql(table: string, cluster?: string): string[] {
