@@ -17,7 +17,7 @@ import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
 import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, SYSTEM_STORED_FIELDS, TIME_FIELD } from '../layout';
 import type { AppendBatch, AppendResult, EventStore, QueryOptions, QueryParams, QueryResult, StoredColumn, StoreHealth } from '../store/store';
 import { LayoutChangedError } from '../store/store';
-import { type ClickHouseExecutor, ClickHouseError, decodeRows } from './executor';
+import { type ClickHouseExecutor, ClickHouseError, decodeRows, insertSettings } from './executor';
 import {
   clickhouseTypeOf,
   columnComment,
@@ -120,16 +120,6 @@ export class ClickHouseEventStore implements EventStore {
   /** The store never reopens itself: each statement reaches the engine afresh. */
   onReopened(_listener: () => Promise<unknown> | unknown): void {}
 
-  /**
-   * How inserts run. On a server, many instances send many requests, some small (shippers flush
-   * often): ClickHouse's async inserts gather them into few parts, and each request is answered
-   * only once its rows are written (`wait_for_async_insert`). Through a cluster the Distributed
-   * table writes synchronously to its shard; embedded (chdb), one process writes directly.
-   */
-  private get insertSettings(): Record<string, number> {
-    if (this.cluster) return { insert_distributed_sync: 1 };
-    return this.executor.engine === 'clickhouse' ? { async_insert: 1, wait_for_async_insert: 1 } : {};
-  }
 
   private get onCluster(): string {
     return onCluster(this.cluster);
@@ -260,7 +250,7 @@ export class ClickHouseEventStore implements EventStore {
     }
     try {
       await this.executor.insert(table, names, tabSeparated(tsvColumns, batch.rowCount), {
-        settings: this.insertSettings,
+        settings: insertSettings(this.executor.engine, this.cluster),
       });
     } catch (error) {
       if (error instanceof ClickHouseError && LAYOUT_ERRORS.has(error.code)) throw new LayoutChangedError(table);

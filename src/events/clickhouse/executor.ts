@@ -181,3 +181,15 @@ export function withSettingsClause(sql: string, settings: ClickHouseSettings | u
   });
   return `${sql} SETTINGS ${clause.join(', ')}`;
 }
+
+/**
+ * How inserts run, for every table the stores write. On a server, many instances send many
+ * requests, some small (shippers flush often): ClickHouse's async inserts gather them into few
+ * parts, and each request is answered only once its rows are written (`wait_for_async_insert`).
+ * Through a cluster the Distributed table writes synchronously to its shard; embedded (chdb), one
+ * process writes directly.
+ */
+export function insertSettings(engine: ClickHouseExecutor['engine'], cluster: string | undefined): ClickHouseSettings {
+  if (cluster) return { insert_distributed_sync: 1 };
+  return engine === 'clickhouse' ? { async_insert: 1, wait_for_async_insert: 1 } : {};
+}

@@ -9,7 +9,7 @@
 // leaves the earlier inserts (series rows without points are what vacuum removes).
 import { createClickHouseRunner } from '../../../apl/execution/clickhouse-runner';
 import type { QueryRunner as AplRunner } from '../../../apl/execution/runner';
-import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, type ClickHouseSettings, decodeRows } from '../../../events/clickhouse/executor';
+import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, type ClickHouseSettings, decodeRows, insertSettings } from '../../../events/clickhouse/executor';
 import { quoteLiteral } from '../../../events/clickhouse/layout';
 import { escapeText } from '../../../events/clickhouse/tsv';
 import { KeyedLock } from '../../../events/keyed-lock';
@@ -138,15 +138,6 @@ export class ClickHouseMetricsStore implements MetricsStore {
     return seen;
   }
 
-  /**
-   * How inserts run: on a server, as async inserts answered once written (ClickHouse gathers
-   * the many small writes of many instances into few parts); through a cluster, synchronously
-   * to their shard; embedded, directly.
-   */
-  private get insertSettings(): Record<string, number> {
-    if (this.cluster) return { insert_distributed_sync: 1 };
-    return this.executor.engine === 'clickhouse' ? { async_insert: 1, wait_for_async_insert: 1 } : {};
-  }
 
   /** A version above every earlier one of this instance (the clock in microseconds). */
   private nextVersion(): bigint {
@@ -196,15 +187,16 @@ export class ClickHouseMetricsStore implements MetricsStore {
         }
       }
       let chunks = 0;
+      const inserting = { settings: insertSettings(this.executor.engine, this.cluster) };
       if (seriesRows.length > 0) {
-        await this.executor.insert(names.series, SERIES_COLUMNS, Buffer.from(`${seriesRows.join('\n')}\n`), { settings: this.insertSettings });
+        await this.executor.insert(names.series, SERIES_COLUMNS, Buffer.from(`${seriesRows.join('\n')}\n`), inserting);
       }
       if (points.length > 0) {
-        await this.executor.insert(names.points, POINT_COLUMNS, Buffer.from(`${points.join('\n')}\n`), { settings: this.insertSettings });
+        await this.executor.insert(names.points, POINT_COLUMNS, Buffer.from(`${points.join('\n')}\n`), inserting);
         chunks++;
       }
       if (dists.length > 0) {
-        await this.executor.insert(names.dists, DIST_COLUMNS, Buffer.from(`${dists.join('\n')}\n`), { settings: this.insertSettings });
+        await this.executor.insert(names.dists, DIST_COLUMNS, Buffer.from(`${dists.join('\n')}\n`), inserting);
         chunks++;
       }
       // Only what was stored is remembered.
