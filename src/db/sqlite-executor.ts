@@ -1,5 +1,12 @@
 // SqlExecutor over one better-sqlite3 connection. Statements are prepared once and kept, so a
 // hot-path read costs a few microseconds; the promise around it is already resolved.
+//
+// Reads are also remembered while the database is provably unchanged, because every request
+// repeats the same few (its token, its datasets, their field notes): a remembered answer is
+// served only when nothing was written through an executor of this connection since, and no other connection
+// (Prisma's, another store's over the same file) has committed (`PRAGMA data_version`). So a read
+// still sees the store as it is now; it is only not read twice. Writes on this connection must
+// therefore go through an executor (migrations run before any read).
 import type Database from 'better-sqlite3';
 import type { SqlExecutor, SqlStatement, SqlValue } from './sql';
 
@@ -13,11 +20,26 @@ function bind(params: readonly SqlValue[] | undefined): unknown[] {
   return params.map((value) => (value instanceof Date ? sqliteTime(value) : value));
 }
 
+/** Writes through the executors of each connection (a connection does not see its own in data_version). */
+const writesOn = new WeakMap<Database.Database, number>();
+const noteWrite = (db: Database.Database) => writesOn.set(db, (writesOn.get(db) ?? 0) + 1);
+
+/** Answers remembered at most, and the most rows one remembered answer may hold. */
+const REMEMBERED_READS = 1024;
+const REMEMBERED_ROWS = 64;
+
 export class SqliteExecutor implements SqlExecutor {
   readonly dialect = 'sqlite' as const;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Commits of other connections (`PRAGMA data_version`); this one's are counted in writesOn. */
+  private readonly commits: Database.Statement;
+  private stateSeen = '';
+  /** Answers read in stateSeen, by statement and parameters; least recently used first. */
+  private readonly remembered = new Map<string, readonly object[]>();
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database) {
+    this.commits = db.prepare('PRAGMA data_version').pluck();
+  }
 
   private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
@@ -28,15 +50,53 @@ export class SqliteExecutor implements SqlExecutor {
     return statement;
   }
 
+  /** The rows of a read (only its first when `first`), from memory when nothing was written since. */
+  private read(sql: string, params: readonly SqlValue[] | undefined, first: boolean): readonly object[] {
+    const statement = this.statement(sql);
+    // A write that returns rows (RETURNING) runs every time, and counts as a write.
+    if (!statement.readonly) {
+      noteWrite(this.db);
+      return this.execute(statement, params, first);
+    }
+    const state = `${writesOn.get(this.db) ?? 0}:${this.commits.get() as number}`;
+    if (state !== this.stateSeen) {
+      this.remembered.clear();
+      this.stateSeen = state;
+    }
+    const key = `${first ? 'row' : 'rows'}\u0000${sql}\u0000${params?.length ? JSON.stringify(params) : ''}`;
+    const known = this.remembered.get(key);
+    if (known) {
+      this.remembered.delete(key);
+      this.remembered.set(key, known);
+      return known;
+    }
+    const rows = this.execute(statement, params, first);
+    if (rows.length <= REMEMBERED_ROWS) {
+      // Rows are flat objects of column values: frozen, no caller can change the remembered copy.
+      for (const row of rows) Object.freeze(row);
+      this.remembered.set(key, rows);
+      if (this.remembered.size > REMEMBERED_READS) this.remembered.delete(this.remembered.keys().next().value!);
+    }
+    return rows;
+  }
+
+  private execute(statement: Database.Statement, params: readonly SqlValue[] | undefined, first: boolean): object[] {
+    const values = bind(params);
+    if (!first) return statement.all(...values) as object[];
+    const row = statement.get(...values) as object | undefined;
+    return row ? [row] : [];
+  }
+
   async rows<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.statement(sql).all(...bind(params)) as T[];
+    return this.read(sql, params, false).slice() as T[];
   }
 
   async row<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.statement(sql).get(...bind(params)) as T | undefined;
+    return this.read(sql, params, true)[0] as T | undefined;
   }
 
   async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    noteWrite(this.db);
     const statement = this.statement(sql);
     // A write with RETURNING reads like a query; count the rows it returned.
     if (statement.reader) return statement.all(...bind(params)).length;
@@ -45,6 +105,7 @@ export class SqliteExecutor implements SqlExecutor {
 
   async batch(statements: readonly SqlStatement[]): Promise<void> {
     if (statements.length === 0) return;
+    noteWrite(this.db);
     this.db.transaction(() => {
       for (const { sql, params } of statements) this.statement(sql).run(...bind(params));
     })();

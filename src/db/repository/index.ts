@@ -2,8 +2,10 @@
 // background loops, where Prisma's ~1 ms per query is too much. Each area is a small class over
 // a SqlExecutor (src/db/sql.ts) whose statements are written once in portable SQL, so the same
 // code runs on SQLite (prepared statements, microseconds) and PostgreSQL (a pooled connection,
-// one round trip). Nothing here caches: every read sees the store as it is now, which is what
-// keeps several server instances in agreement. Management CRUD goes through Prisma instead.
+// one round trip). Every read sees the store as it is now, which is what keeps several server
+// instances in agreement: PostgreSQL is read every time, and the SQLite executor answers a
+// repeated read from memory only while the database is provably unchanged (see
+// sqlite-executor.ts). Management CRUD goes through Prisma instead.
 //
 // To add a hot path: add a method to the area it belongs to (or a new area file here, listed
 // below), in SQL that follows the rules at the top of src/db/sql.ts, and test it on both
