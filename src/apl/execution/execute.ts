@@ -15,6 +15,7 @@ import type { Query } from '../syntax/ast';
 import { parseQuery } from '../syntax/parser';
 import { formatDateTime, formatTimespan, nowNanos, parseRequestTime } from '../time';
 import { decodeCursor, encodeCursor } from './cursor';
+import { planKey, rememberedPlan, rememberPlan } from './plan-memo';
 import type { FieldMeta, QueryResult, ResultField } from './result';
 import type { QueryRunner, RowValue } from './runner';
 
@@ -127,12 +128,44 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   const now = (deps.now ?? nowNanos)();
   const window = requestWindow(request, now);
   const { schemas, views } = await resolveReferences(query, deps);
+  const boundaries = deps.priceBoundaries?.();
+  const dialect = deps.dialect ?? duckdbDialect;
+  // A shared (frozen) syntax tree over a closed window, reading datasets only: the plan may be
+  // one remembered (see plan-memo). Trees built per request (legacy queries) are not.
+  const key =
+    Object.isFrozen(query) && views.size === 0 && window.startNanos !== undefined && window.endNanos !== undefined
+      ? planKey({
+          query,
+          settings: [limits, dialect, boundaries, deps.maxQueryRows, deps.cursorKey],
+          startNanos: window.startNanos,
+          endNanos: window.endNanos,
+          ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
+          ...(request.includeCursor !== undefined ? { includeCursor: request.includeCursor } : {}),
+          ...(request.limit !== undefined ? { limit: request.limit } : {}),
+          ...(request.variables !== undefined ? { variables: request.variables } : {}),
+          schemas,
+        })
+      : undefined;
+  const remembered = key !== undefined ? rememberedPlan<PreparedQuery>(deps.runner, key) : undefined;
+  if (remembered) return { ...remembered, nowNanos: now };
+
   const datasets = new Map(schemas.map((schema) => [schema.name, schema]));
   const windowNanos = window.startNanos !== undefined ? (window.endNanos ?? now) - window.startNanos : undefined;
+  // A plan that read the clock holds this instant: it is not remembered.
+  let readsClock = false;
+  const context = {
+    get nowNanos() {
+      readsClock = true;
+      return now;
+    },
+    autoBinSpan: autoBinSpan(windowNanos),
+    cursorKey: deps.cursorKey,
+    ...(windowNanos !== undefined ? { windowNanos } : {}),
+  };
   const analyzed = analyze(query, {
     datasets,
     ...(views.size > 0 ? { views } : {}),
-    context: { nowNanos: now, autoBinSpan: autoBinSpan(windowNanos), cursorKey: deps.cursorKey, ...(windowNanos !== undefined ? { windowNanos } : {}) },
+    context,
     ...(request.variables ? { variables: request.variables } : {}),
     limits,
   });
@@ -176,12 +209,11 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
   }
 
   const { columns, identity } = outputColumns(analyzed, rel);
-  const boundaries = deps.priceBoundaries?.();
-  const statement = (deps.dialect ?? duckdbDialect).compile(rel, columns, {
+  const statement = dialect.compile(rel, columns, {
     maxStringBytes: limits.maxStringBytes,
     ...(boundaries ? { priceBoundaries: boundaries } : {}),
   });
-  return {
+  const prepared: PreparedQuery = {
     analyzed,
     statement,
     columns,
@@ -192,6 +224,8 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
     nowNanos: now,
     datasets: schemas,
   };
+  if (key !== undefined && !readsClock) rememberPlan(deps.runner, key, prepared);
+  return prepared;
 }
 
 /**
