@@ -8,7 +8,7 @@
 //     for a statement that repeats, for reference: the engine keeps repeated statements prepared);
 //   - engine: the same query through the query service in the same process (no HTTP);
 //   - HTTP: POST /v1/datasets/_apl?format=tabular on the running server (request, JSON answer),
-// in the same run. Reported: medians after warm-up and the HTTP / SQL ratio (target <= 1.3).
+// in the same run, in turns. Reported: medians after warm-up and the HTTP / SQL ratio (target <= 1.3).
 // QUERY_PREPARED_STATEMENTS=0 runs the engine without kept statements (each query planned anew).
 //
 //   npm run bench:query
@@ -157,17 +157,25 @@ async function main() {
     ].map((c) => ({ name: c.name, http: () => viaHttp(c.apl, undefined, false), engine: () => viaEngine(c.apl), sql: () => sql(c.sql), prepared: () => preparedSql(c.sql) }));
     cases.push({ name: '10-page cursor walk (1000 rows a page)', http: walk(viaHttp), engine: walk(viaEngine), sql: walkSql(sql), prepared: walkSql(preparedSql) });
 
-    console.log(`\n${EVENTS.toLocaleString('en-US')} events, 24 hours; median of ${RUNS} runs after warm-up\n`);
+    console.log(`\n${EVENTS.toLocaleString('en-US')} events, 24 hours; median of at least ${RUNS} runs after warm-up (up to 200 warm-up turns and runs for fast questions)\n`);
     console.log(`${'query'.padEnd(64)} ${'SQL'.padStart(9)} ${'prepared'.padStart(9)} ${'engine'.padStart(9)} ${'HTTP'.padStart(9)} ${'HTTP/SQL'.padStart(9)}`);
     for (const c of cases) {
-      for (let i = 0; i < 5; i++) {
+      // Warm-up and runs both scale with the question: a fast one gets up to 200 turns of each
+      // (about 2 s), so that every path is measured with its code optimized by the JIT, as in a
+      // server that has been answering for a while, and so that one collection pause or
+      // scheduler hiccup does not move a median of a handful of samples.
+      const turnStarted = performance.now();
+      const turn = async () => {
         await c.sql();
         await c.prepared();
         await c.engine();
         await c.http();
-      }
+      };
+      await turn();
+      const runs = Math.max(RUNS, Math.min(200, Math.floor(2000 / (performance.now() - turnStarted))));
+      for (let i = 0; i < Math.max(5, runs); i++) await turn();
       const times = { sql: [] as number[], prepared: [] as number[], engine: [] as number[], http: [] as number[] };
-      for (let i = 0; i < RUNS; i++) {
+      for (let i = 0; i < runs; i++) {
         for (const kind of ['sql', 'prepared', 'engine', 'http'] as const) {
           const t0 = performance.now();
           await c[kind]();
