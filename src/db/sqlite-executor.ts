@@ -8,6 +8,7 @@
 // still sees the store as it is now; it is only not read twice. Writes on this connection must
 // therefore go through an executor (migrations run before any read).
 import type Database from 'better-sqlite3';
+import { BoundedMemo } from '../bounded-memo';
 import type { SqlExecutor, SqlStatement, SqlValue } from './sql';
 
 /** DateTime text as Prisma's SQLite adapter writes it, so both writers' rows compare and parse alike. */
@@ -34,8 +35,8 @@ export class SqliteExecutor implements SqlExecutor {
   /** Commits of other connections (`PRAGMA data_version`); this one's are counted in writesOn. */
   private readonly commits: Database.Statement;
   private stateSeen = '';
-  /** Answers read in stateSeen, by statement and parameters; least recently used first. */
-  private readonly remembered = new Map<string, readonly object[]>();
+  /** Answers read in stateSeen, by statement and parameters. */
+  private readonly remembered = new BoundedMemo<readonly object[]>(REMEMBERED_READS);
 
   constructor(private readonly db: Database.Database) {
     this.commits = db.prepare('PRAGMA data_version').pluck();
@@ -64,18 +65,13 @@ export class SqliteExecutor implements SqlExecutor {
       this.stateSeen = state;
     }
     const key = `${first ? 'row' : 'rows'}\u0000${sql}\u0000${params?.length ? JSON.stringify(params) : ''}`;
-    const known = this.remembered.get(key);
-    if (known) {
-      this.remembered.delete(key);
-      this.remembered.set(key, known);
-      return known;
-    }
+    const known = this.remembered.find(key);
+    if (known) return known;
     const rows = this.execute(statement, params, first);
     if (rows.length <= REMEMBERED_ROWS) {
       // Rows are flat objects of column values: frozen, no caller can change the remembered copy.
       for (const row of rows) Object.freeze(row);
       this.remembered.set(key, rows);
-      if (this.remembered.size > REMEMBERED_READS) this.remembered.delete(this.remembered.keys().next().value!);
     }
     return rows;
   }

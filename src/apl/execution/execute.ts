@@ -15,7 +15,7 @@ import type { Query } from '../syntax/ast';
 import { parseQuery } from '../syntax/parser';
 import { formatDateTime, formatTimespan, nowNanos, parseRequestTime } from '../time';
 import { decodeCursor, encodeCursor } from './cursor';
-import { planKey, rememberedPlan, rememberPlan } from './plan-memo';
+import { planKey, plansOf } from './plan-memo';
 import type { FieldMeta, QueryResult, ResultField } from './result';
 import type { QueryRunner, RowValue } from './runner';
 
@@ -146,7 +146,8 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
           schemas,
         })
       : undefined;
-  const remembered = key !== undefined ? rememberedPlan<PreparedQuery>(deps.runner, key) : undefined;
+  const plans = plansOf<PreparedQuery>(deps.runner);
+  const remembered = key !== undefined ? plans.find(key) : undefined;
   if (remembered) return { ...remembered, nowNanos: now };
 
   const datasets = new Map(schemas.map((schema) => [schema.name, schema]));
@@ -224,7 +225,7 @@ export async function prepareQuery(query: Query, request: Omit<AplRequest, 'apl'
     nowNanos: now,
     datasets: schemas,
   };
-  if (key !== undefined && !readsClock) rememberPlan(deps.runner, key, prepared);
+  if (key !== undefined && !readsClock) plans.set(key, prepared);
   return prepared;
 }
 

@@ -4,6 +4,7 @@
 // settings, so a plan is reused only when every one of those is the same object or value.
 // Datasets are still resolved (and access checked) on every request; plans that read the clock
 // (`now()`, `ago()`) or a view, or whose window is open-ended, are never remembered.
+import { BoundedMemo } from '../../bounded-memo';
 import type { DatasetSchema } from '../../events/layout';
 
 const PLANS_PER_ENGINE = 256;
@@ -54,22 +55,11 @@ export function planKey(inputs: PlanInputs): string {
   ].join('\u0000');
 }
 
-/** Plans by key, least recently used first, per engine (one per query runner). */
-const plansByEngine = new WeakMap<object, Map<string, unknown>>();
+/** Plans by key, per engine (one per query runner). */
+const plansByEngine = new WeakMap<object, BoundedMemo<object>>();
 
-export function rememberedPlan<P>(engine: object, key: string): P | undefined {
-  const plans = plansByEngine.get(engine);
-  const plan = plans?.get(key);
-  if (plans && plan) {
-    plans.delete(key);
-    plans.set(key, plan);
-  }
-  return plan as P | undefined;
-}
-
-export function rememberPlan<P>(engine: object, key: string, plan: P): void {
+export function plansOf<P extends object>(engine: object): BoundedMemo<P> {
   let plans = plansByEngine.get(engine);
-  if (!plans) plansByEngine.set(engine, (plans = new Map()));
-  plans.set(key, plan);
-  if (plans.size > PLANS_PER_ENGINE) plans.delete(plans.keys().next().value!);
+  if (!plans) plansByEngine.set(engine, (plans = new BoundedMemo<object>(PLANS_PER_ENGINE)));
+  return plans as BoundedMemo<P>;
 }
