@@ -7,7 +7,7 @@
 //   encodeCursor / decodeCursor             -> cursors for Relay edges (QueryResult.events)
 //   runnerOver(eventStore), registerAplFunctions, createDuckDBRunner -> runners over DuckDB
 //   installPriceTable(connection, rows)      -> the catalog's prices, for the genai_* functions
-export { type AplRequest, DEFAULT_PAGE_SIZE, type EngineDeps, executeApl, executeQuery, prepareQuery } from './execution/execute';
+export { type AplRequest, DEFAULT_PAGE_SIZE, type EngineDeps, executeApl, executeQuery, type PreparedQuery, prepareQuery } from './execution/execute';
 export type { QueryResult, QueryStatus, ResultTable, ResultField, EventRows, FieldMeta } from './execution/result';
 export type { QueryRunner, RowValue, RunOptions } from './execution/runner';
 export { createDuckDBRunner, registerAplFunctions } from './execution/duckdb-runner';

@@ -14,6 +14,7 @@ import {
   type LegacyFilter,
   type LegacyQueryRequest,
   type LegacyQueryResponse,
+  type PreparedQuery,
   type QueryResult,
   parseExpression,
   parseQuery,
@@ -177,13 +178,11 @@ export class QueryService {
   }
 
   /**
-   * Engine dependencies for one query. `resolved`, when given, collects per dataset it reads the
-   * read of what users set on its fields, started as soon as the dataset is known so that it
-   * overlaps the statement instead of following it (one round trip less on a networked
-   * relational store); checking a query without running it reads none.
+   * Engine dependencies for one query. `resolved`, when given, collects the id of each dataset
+   * it reads, by name, for reading what users set on their fields (see fieldNotes).
    * Names that are not datasets are left out of `resolveDatasets` for `resolveViews` to find.
    */
-  private deps(principal: Principal, resolved?: Map<string, Promise<FieldDescription[]>>): EngineDeps {
+  private deps(principal: Principal, resolved?: Map<string, string>): EngineDeps {
     return {
       resolveDatasets: async (names) => {
         const schemas = await Promise.all(
@@ -194,12 +193,7 @@ export class QueryService {
             });
             if (!dataset) return undefined;
             requireEventsDataset(dataset);
-            if (resolved && !resolved.has(dataset.name)) {
-              const described = this.repository.fields.described(dataset.id);
-              // Awaited after the statement; a query failing first must not leave it unhandled.
-              described.catch(() => undefined);
-              resolved.set(dataset.name, described);
-            }
+            resolved?.set(dataset.name, dataset.id);
             return this.schemaOf(dataset);
           }),
         );
@@ -263,20 +257,36 @@ export class QueryService {
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
       ...overrides,
     };
-    const resolved = new Map<string, Promise<FieldDescription[]>>();
-    const result: AplAnswer = await executeApl(request, this.deps(principal, resolved));
-    await this.describeFields(result.fieldsMeta, resolved);
-    if (this.annotations) {
-      const { startNanos, endNanos } = result.window;
-      const window = {
-        ...(startNanos !== undefined ? { start: new Date(Number(startNanos / NANOS_PER_MS)) } : {}),
-        // Rounded up, so an annotation in the last millisecond of the window is kept.
-        ...(endNanos !== undefined ? { end: new Date(Number((endNanos + NANOS_PER_MS - 1n) / NANOS_PER_MS)) } : {}),
-      };
-      const annotations = await this.annotations.forAnswer(principal, result.datasetNames, window);
-      if (annotations) result.annotations = annotations;
-    }
+    const resolved = new Map<string, string>();
+    // What the answer carries besides its rows is read while the statement runs.
+    let notes = new Map<string, FieldDescription[]>();
+    let annotations: unknown[] | undefined;
+    const result: AplAnswer = await executeApl(request, {
+      ...this.deps(principal, resolved),
+      alongside: async (prepared) => {
+        [notes, annotations] = await Promise.all([this.fieldNotes(resolved), this.annotationsOf(principal, prepared.analyzed.datasets, prepared.window)]);
+      },
+    });
+    this.describeFields(result.fieldsMeta, notes);
+    if (annotations) result.annotations = annotations;
     return result;
+  }
+
+  /** The annotations of the datasets over the window, when the caller may read them. */
+  private async annotationsOf(principal: Principal, datasets: readonly string[], { startNanos, endNanos }: PreparedQuery['window']) {
+    if (!this.annotations) return undefined;
+    const window = {
+      ...(startNanos !== undefined ? { start: new Date(Number(startNanos / NANOS_PER_MS)) } : {}),
+      // Rounded up, so an annotation in the last millisecond of the window is kept.
+      ...(endNanos !== undefined ? { end: new Date(Number((endNanos + NANOS_PER_MS - 1n) / NANOS_PER_MS)) } : {}),
+    };
+    return this.annotations.forAnswer(principal, datasets, window);
+  }
+
+  /** What users set on the fields (unit, description, hidden) of each dataset, by name, as it is now. */
+  private async fieldNotes(datasetIds: ReadonlyMap<string, string>): Promise<Map<string, FieldDescription[]>> {
+    const entries = await Promise.all([...datasetIds].map(async ([name, id]) => [name, await this.repository.fields.described(id)] as const));
+    return new Map(entries);
   }
 
   /**
@@ -303,13 +313,11 @@ export class QueryService {
     };
   }
 
-  /** Fills in what users set on fields (unit, description, hidden) from the registry, as it is now. */
-  private async describeFields(fieldsMeta: QueryResult['fieldsMeta'], descriptions: Map<string, Promise<FieldDescription[]>>) {
+  /** Fills in what users set on fields (unit, description, hidden), read by fieldNotes. */
+  private describeFields(fieldsMeta: QueryResult['fieldsMeta'], notes: ReadonlyMap<string, FieldDescription[]>) {
     for (const [name, fields] of Object.entries(fieldsMeta)) {
-      const pending = descriptions.get(name);
-      if (!pending) continue;
-      const described = await pending;
-      if (described.length === 0) continue;
+      const described = notes.get(name);
+      if (!described || described.length === 0) continue;
       const byName = new Map(described.map((row) => [row.name, row]));
       for (const field of fields) {
         const row = byName.get(field.name);
@@ -351,9 +359,11 @@ export class QueryService {
   async legacy(principal: Principal, dataset: string, body: unknown, signal?: AbortSignal): Promise<LegacyQueryResponse> {
     await this.datasets.resolveFor(principal, dataset, 'query', 'read');
     const request: LegacyQueryRequest = parseInput(legacyRequestSchema, body);
-    const resolved = new Map<string, Promise<FieldDescription[]>>();
-    const response = await executeLegacyQuery(dataset, request, this.deps(principal, resolved), signal);
-    if (response.fieldsMeta) await this.describeFields({ [dataset]: response.fieldsMeta }, resolved);
+    const resolved = new Map<string, string>();
+    // Read once while the first statement runs (a legacy request may run two).
+    let notes: Promise<Map<string, FieldDescription[]>> | undefined;
+    const response = await executeLegacyQuery(dataset, request, { ...this.deps(principal, resolved), alongside: () => (notes ??= this.fieldNotes(resolved)) }, signal);
+    if (response.fieldsMeta) this.describeFields({ [dataset]: response.fieldsMeta }, (await notes) ?? (await this.fieldNotes(resolved)));
     return response;
   }
 }

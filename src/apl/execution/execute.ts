@@ -50,6 +50,13 @@ export interface EngineDeps {
    */
   priceBoundaries?: () => readonly bigint[] | undefined;
   dialect?: SqlDialect;
+  /**
+   * Work the caller needs for its answer that does not depend on the rows (what it reads about
+   * the plan's datasets and window). It starts once the statement is on its way to the event
+   * store, so it overlaps the statement's run instead of following it; the answer waits for it,
+   * and its failure is the query's.
+   */
+  alongside?(prepared: PreparedQuery): Promise<unknown>;
 }
 
 export interface AplRequest {
@@ -115,9 +122,16 @@ export async function executeQuery(query: Query, request: Omit<AplRequest, 'apl'
     return left;
   };
   const prepared = await prepareQuery(query, request, deps);
-  const rows = await runStatement(prepared.statement, request, deps, Math.ceil(remaining()));
+  const running = runStatement(prepared.statement, request, deps, Math.ceil(remaining()));
+  // The next turn of the event loop: by then the statement has left for the store's threads.
+  const alongside = deps.alongside ? new Promise((resolve) => setImmediate(resolve)).then(() => deps.alongside!(prepared)) : undefined;
+  // Its failure is read once the rows are in (or dropped when the statement failed first); it
+  // must not count as unhandled meanwhile.
+  alongside?.catch(() => undefined);
+  const rows = await running;
   if (prepared.newestFirst && prepared.identityPositions) sortNewestFirst(rows, prepared.identityPositions);
   const result = buildResult(prepared, rows, request, deps, started);
+  await alongside;
   remaining();
   return result;
 }
