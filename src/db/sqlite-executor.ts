@@ -2,14 +2,20 @@
 // hot-path read costs a few microseconds; the promise around it is already resolved.
 //
 // Reads are also remembered while the database is provably unchanged, because every request
-// repeats the same few (its token, its datasets, their field notes): a remembered answer is
-// served only when nothing was written through an executor of this connection since, and no other connection
-// (Prisma's, another store's over the same file) has committed (`PRAGMA data_version`). So a read
-// still sees the store as it is now; it is only not read twice. Writes on this connection must
-// therefore go through an executor (migrations run before any read).
+// repeats the same few (its token, its datasets, their field notes). A remembered answer is
+// served only when
+//   - nothing was written by this process since: every executor and Prisma's connection count
+//     their writes (sqlite-writes.ts), so a request reads what the one before it wrote, even
+//     within the same turn of the event loop;
+//   - no other process has committed since (`PRAGMA data_version`). That is asked once per turn
+//     of the event loop, not once per read: what another process commits can only reach this
+//     one through an event (a request, a timer), and each event starts a new turn.
+// So a read still sees the store as it is now; it is only not read twice. Writes on this
+// connection must therefore go through an executor (migrations run before any read).
 import type Database from 'better-sqlite3';
 import { BoundedMemo } from '../bounded-memo';
 import type { SqlExecutor, SqlStatement, SqlValue } from './sql';
+import { noteSqliteWrite, sqliteWrites } from './sqlite-writes';
 
 /** DateTime text as Prisma's SQLite adapter writes it, so both writers' rows compare and parse alike. */
 export function sqliteTime(date: Date): string {
@@ -21,10 +27,6 @@ function bind(params: readonly SqlValue[] | undefined): unknown[] {
   return params.map((value) => (value instanceof Date ? sqliteTime(value) : value));
 }
 
-/** Writes through the executors of each connection (a connection does not see its own in data_version). */
-const writesOn = new WeakMap<Database.Database, number>();
-const noteWrite = (db: Database.Database) => writesOn.set(db, (writesOn.get(db) ?? 0) + 1);
-
 /** Answers remembered at most, and the most rows one remembered answer may hold. */
 const REMEMBERED_READS = 1024;
 const REMEMBERED_ROWS = 64;
@@ -32,8 +34,13 @@ const REMEMBERED_ROWS = 64;
 export class SqliteExecutor implements SqlExecutor {
   readonly dialect = 'sqlite' as const;
   private readonly statements = new Map<string, Database.Statement>();
-  /** Commits of other connections (`PRAGMA data_version`); this one's are counted in writesOn. */
+  /** Commits of other connections (`PRAGMA data_version`); this process's are counted in sqliteWrites. */
   private readonly commits: Database.Statement;
+  /** data_version as asked in this turn of the event loop; undefined once the turn is over. */
+  private commitsThisTurn: number | undefined;
+  private readonly turnOver = () => {
+    this.commitsThisTurn = undefined;
+  };
   private stateSeen = '';
   /** Answers read in stateSeen, by statement and parameters. */
   private readonly remembered = new BoundedMemo<readonly object[]>(REMEMBERED_READS);
@@ -56,10 +63,13 @@ export class SqliteExecutor implements SqlExecutor {
     const statement = this.statement(sql);
     // A write that returns rows (RETURNING) runs every time, and counts as a write.
     if (!statement.readonly) {
-      noteWrite(this.db);
-      return this.execute(statement, params, first);
+      try {
+        return this.execute(statement, params, first);
+      } finally {
+        noteSqliteWrite();
+      }
     }
-    const state = `${writesOn.get(this.db) ?? 0}:${this.commits.get() as number}`;
+    const state = `${sqliteWrites()}:${this.otherCommits()}`;
     if (state !== this.stateSeen) {
       this.remembered.clear();
       this.stateSeen = state;
@@ -74,6 +84,18 @@ export class SqliteExecutor implements SqlExecutor {
       this.remembered.set(key, rows);
     }
     return rows;
+  }
+
+  /**
+   * `PRAGMA data_version`, asked at most once per turn of the event loop: process.nextTick runs
+   * once the current turn's callbacks and promise reactions are done, before the next event.
+   */
+  private otherCommits(): number {
+    if (this.commitsThisTurn === undefined) {
+      this.commitsThisTurn = this.commits.get() as number;
+      process.nextTick(this.turnOver);
+    }
+    return this.commitsThisTurn;
   }
 
   private execute(statement: Database.Statement, params: readonly SqlValue[] | undefined, first: boolean): object[] {
@@ -92,18 +114,24 @@ export class SqliteExecutor implements SqlExecutor {
   }
 
   async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
-    noteWrite(this.db);
-    const statement = this.statement(sql);
-    // A write with RETURNING reads like a query; count the rows it returned.
-    if (statement.reader) return statement.all(...bind(params)).length;
-    return statement.run(...bind(params)).changes;
+    try {
+      const statement = this.statement(sql);
+      // A write with RETURNING reads like a query; count the rows it returned.
+      if (statement.reader) return statement.all(...bind(params)).length;
+      return statement.run(...bind(params)).changes;
+    } finally {
+      noteSqliteWrite();
+    }
   }
 
   async batch(statements: readonly SqlStatement[]): Promise<void> {
     if (statements.length === 0) return;
-    noteWrite(this.db);
-    this.db.transaction(() => {
-      for (const { sql, params } of statements) this.statement(sql).run(...bind(params));
-    })();
+    try {
+      this.db.transaction(() => {
+        for (const { sql, params } of statements) this.statement(sql).run(...bind(params));
+      })();
+    } finally {
+      noteSqliteWrite();
+    }
   }
 }

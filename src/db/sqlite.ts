@@ -10,6 +10,7 @@ import { Leases } from './lease';
 import { applyMigrations } from './migrate';
 import { Repository } from './repository';
 import { SqliteExecutor } from './sqlite-executor';
+import { notingPrismaWrites } from './sqlite-writes';
 import type { SqliteRelationalStore } from './store';
 
 export async function openSqliteStore(sqlitePath: string): Promise<SqliteRelationalStore> {
@@ -19,7 +20,8 @@ export async function openSqliteStore(sqlitePath: string): Promise<SqliteRelatio
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   applyMigrations(sqlite);
-  const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqlitePath, timeout: 5000 }) });
+  // Prisma's writes are noted for the executor's remembered reads (see sqlite-writes.ts).
+  const prisma = new PrismaClient({ adapter: notingPrismaWrites(new PrismaBetterSqlite3({ url: sqlitePath, timeout: 5000 })) });
   await prisma.$connect();
   const repository = new Repository(new SqliteExecutor(sqlite));
   const locks = new Map<string, Promise<unknown>>();

@@ -1,9 +1,12 @@
 // The SQLite executor answers a repeated read from memory only while the database is unchanged:
-// a write through this connection's executor, through Prisma's connection or through another
-// store over the same file is seen by the very next read.
+// a write by this process (through an executor of any connection, through Prisma, through
+// another store over the same file) is seen by the very next read; a commit by another process
+// is seen from the next turn of the event loop on, the earliest anything could have told this
+// process about it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/db/sqlite';
 import { SqliteExecutor } from '../../src/db/sqlite-executor';
@@ -17,6 +20,7 @@ describe('remembered SQLite reads', () => {
   let sql: SqliteExecutor;
   const byHash = (hash: string) => store.repository.tokens.bySecretHash(hash);
   const memberships = () => store.repository.tokens.membershipsOfUser('u1');
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-remembered-'));
@@ -56,6 +60,10 @@ describe('remembered SQLite reads', () => {
     expect((await byHash('h1'))?.datasetCapabilities).toBe('{}');
     await store.prisma.token.update({ where: { id: 't1' }, data: { datasetCapabilities: '{"logs":{"query":["read"]}}' } });
     expect((await byHash('h1'))?.datasetCapabilities).toBe('{"logs":{"query":["read"]}}');
+    await store.prisma.$transaction(async (tx) => {
+      await tx.token.update({ where: { id: 't1' }, data: { orgId: 'org-b' } });
+    });
+    expect((await byHash('h1'))?.orgId).toBe('org-b');
     await store.prisma.token.delete({ where: { id: 't1' } });
     expect(await byHash('h1')).toBeUndefined();
   });
@@ -73,8 +81,28 @@ describe('remembered SQLite reads', () => {
     expect((await byHash('h2'))?.orgId).toBe('org-b');
     await new SqliteExecutor(other.sqlite).run("UPDATE tokens SET org_id = 'org-a' WHERE id = 't2'");
     expect((await byHash('h2'))?.orgId).toBe('org-a');
-    other.sqlite.prepare("DELETE FROM tokens WHERE id = 't2'").run();
-    expect(await byHash('h2')).toBeUndefined();
+    await other.prisma.token.update({ where: { id: 't2' }, data: { orgId: 'org-b' } });
+    expect((await byHash('h2'))?.orgId).toBe('org-b');
+  });
+
+  it('sees a commit by another process from the next turn of the event loop on', async () => {
+    // A connection this process does not know of stands for another process.
+    const outside = new Database(path.join(dir, 'eventdeck.db'));
+    try {
+      await store.prisma.token.create({ data: { id: 't3', orgId: 'org-a', kind: 'api', name: 'three', secretHash: 'h3' } });
+      expect((await byHash('h3'))?.orgId).toBe('org-a');
+      outside.prepare("UPDATE tokens SET org_id = 'org-b' WHERE id = 't3'").run();
+      // Within the turn that read the old organization, the store was last asked at that read...
+      expect((await byHash('h3'))?.orgId).toBe('org-a');
+      // ...and any later event (a request, a timer) reads the commit.
+      await nextTurn();
+      expect((await byHash('h3'))?.orgId).toBe('org-b');
+      outside.prepare("DELETE FROM tokens WHERE id = 't3'").run();
+      await nextTurn();
+      expect(await byHash('h3')).toBeUndefined();
+    } finally {
+      outside.close();
+    }
   });
 
   it('runs a write that returns rows every time, and reads after it see it', async () => {
