@@ -8,7 +8,8 @@
 //     for a statement that repeats, for reference: the engine keeps repeated statements prepared);
 //   - engine: the same query through the query service in the same process (no HTTP);
 //   - HTTP: POST /v1/datasets/_apl?format=tabular on the running server (request, JSON answer),
-// in the same run, in turns. Reported: medians after warm-up and the HTTP / SQL ratio (target <= 1.3).
+// in the same run, in turns, the four in a new random order each turn. Reported: medians after
+// warm-up and the HTTP / SQL ratio (target <= 1.3).
 // QUERY_PREPARED_STATEMENTS=0 runs the engine without kept statements (each query planned anew).
 //
 //   npm run bench:query
@@ -32,6 +33,15 @@ const START_MS = Date.parse('2024-01-01T00:00:00Z');
 const SPAN_MS = 24 * 3_600_000;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The items in a random order (Fisher-Yates). */
+function shuffled<T>(items: readonly T[]): T[] {
+  const order = [...items];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-query-'));
@@ -176,7 +186,9 @@ async function main() {
       for (let i = 0; i < Math.max(5, runs); i++) await turn();
       const times = { sql: [] as number[], prepared: [] as number[], engine: [] as number[], http: [] as number[] };
       for (let i = 0; i < runs; i++) {
-        for (const kind of ['sql', 'prepared', 'engine', 'http'] as const) {
+        // A new order each turn: each way runs as often right after every other one, so that
+        // what the previous one left behind (caches, DuckDB's threads) weighs on all alike.
+        for (const kind of shuffled(['sql', 'prepared', 'engine', 'http'] as const)) {
           const t0 = performance.now();
           await c[kind]();
           times[kind].push(performance.now() - t0);
