@@ -1,8 +1,8 @@
 // Remembers the results of computations that every request repeats with the same inputs (what
 // a set of role grants allows, a parsed query text, a compiled plan, a relational read while the
-// store is unchanged), keyed by a string that stands for all of the inputs. Bounded: past `capacity` keys the one used least recently is forgotten,
-// so whatever clients send, memory stays small. Values are shared between callers: store only
-// values nobody mutates (freeze them).
+// store is unchanged), keyed by a string that stands for all of the inputs. Bounded: past
+// `capacity` keys the one used least recently is forgotten, so whatever clients send, memory
+// stays small. Values are shared between callers: store only values nobody mutates (freeze them).
 export class BoundedMemo<V> {
   private readonly entries = new Map<string, V>();
 

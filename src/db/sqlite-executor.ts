@@ -41,8 +41,10 @@ export class SqliteExecutor implements SqlExecutor {
   private readonly turnOver = () => {
     this.commitsThisTurn = undefined;
   };
-  private stateSeen = '';
-  /** Answers read in stateSeen, by statement and parameters. */
+  /** The state the remembered answers were read in: this process's writes, others' commits. */
+  private writesSeen = -1;
+  private commitsSeen = -1;
+  /** Answers read in that state, by statement and parameters. */
   private readonly remembered = new BoundedMemo<readonly object[]>(REMEMBERED_READS);
 
   constructor(private readonly db: Database.Database) {
@@ -69,10 +71,12 @@ export class SqliteExecutor implements SqlExecutor {
         noteSqliteWrite();
       }
     }
-    const state = `${sqliteWrites()}:${this.otherCommits()}`;
-    if (state !== this.stateSeen) {
+    const writes = sqliteWrites();
+    const commits = this.otherCommits();
+    if (writes !== this.writesSeen || commits !== this.commitsSeen) {
       this.remembered.clear();
-      this.stateSeen = state;
+      this.writesSeen = writes;
+      this.commitsSeen = commits;
     }
     const key = `${first ? 'row' : 'rows'}\u0000${sql}\u0000${params?.length ? JSON.stringify(params) : ''}`;
     const known = this.remembered.find(key);

@@ -360,10 +360,10 @@ export class QueryService {
     await this.datasets.resolveFor(principal, dataset, 'query', 'read');
     const request: LegacyQueryRequest = parseInput(legacyRequestSchema, body);
     const resolved = new Map<string, string>();
-    // Read once while the first statement runs (a legacy request may run two).
+    // Read once, while the first statement runs (a legacy request may run two; it runs at least one).
     let notes: Promise<Map<string, FieldDescription[]>> | undefined;
     const response = await executeLegacyQuery(dataset, request, { ...this.deps(principal, resolved), alongside: () => (notes ??= this.fieldNotes(resolved)) }, signal);
-    if (response.fieldsMeta) this.describeFields({ [dataset]: response.fieldsMeta }, (await notes) ?? (await this.fieldNotes(resolved)));
+    if (response.fieldsMeta && notes) this.describeFields({ [dataset]: response.fieldsMeta }, await notes);
     return response;
   }
 }
