@@ -1,0 +1,6 @@
+// Entry point of the console: mounts the application.
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import './styles/app.css';
+
+createRoot(document.getElementById('root')!).render(<App />);
