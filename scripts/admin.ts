@@ -1,32 +1,99 @@
-// `npm run -s admin -- token --org ORG_ID --email EMAIL`: prints a new personal token for that
-// member of that organization on stdout, and nothing else, for operators and scripts. It reads
-// the same configuration as the server (DATA_DIR, DATABASE_URL, ...) and works beside a running
-// one: the token is a row in the relational store, usable at once through every instance.
-// Errors go to stderr with exit code 1 (2 for a wrong command line or configuration).
+// Operator commands, run beside a server over the same configuration (DATA_DIR, DATABASE_URL, ...):
+// what they write is in the relational store, usable at once through every instance.
+//   token    prints a new personal token for a member, and nothing else, for scripts;
+//   password sets a user's console password, read as one line from stdin (ends their sessions);
+//   invite   creates the user if new and prints a one-time link to choose a password and join;
+//   reset    prints a one-time link to choose a new password.
+// Links are also mailed when SMTP_URL is set. Errors go to stderr with exit code 1 (2 for a wrong
+// command line or configuration).
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config';
-import { openRelationalStore } from '../src/db/store';
+import type { IssuedLink } from '../src/auth/login-links';
+import { type Config, ConfigError, loadConfig } from '../src/config';
+import { openRelationalStore, type RelationalStore } from '../src/db/store';
 import { describeError } from '../src/errors';
 import { issuePersonalToken } from '../src/identity/personal-tokens';
 
-const USAGE = `Usage: npm run -s admin -- token --org ORG_ID --email EMAIL [--name NAME]
+const USAGE = `Usage: npm run -s admin -- COMMAND [OPTIONS]
 
-Creates a personal token for the member with EMAIL in organization ORG_ID and prints it.
-  --org ORG_ID   the organization (its id, as in X-Axiom-Org-Id)
-  --email EMAIL  the member's email
-  --name NAME    a name for the token (default: "issued by npm run admin")
+  token --org ORG_ID --email EMAIL [--name NAME]
+      Creates a personal token for the member with EMAIL in organization ORG_ID and prints it.
+      --name NAME    a name for the token (default: "issued by npm run admin")
+  password --email EMAIL
+      Sets the console password of the user with EMAIL to the first line read from stdin
+      (at least 8 characters); every session of the user ends.
+  invite --email EMAIL --org ORG_ID [--role ROLE]
+      Creates the user if new and prints a one-time link (valid 7 days) to choose a password and
+      join ORG_ID with ROLE (default: user).
+  reset --email EMAIL
+      Prints a one-time link (valid 1 hour) to choose a new password.
+
+Invitation and reset links are also mailed to EMAIL when SMTP_URL is set.
 `;
+
+const COMMANDS = ['token', 'password', 'invite', 'reset'] as const;
+type Command = (typeof COMMANDS)[number];
+type Options = { org?: string; email?: string; name?: string; role?: string };
+
+class UsageError extends Error {}
 
 function fail(message: string, code: number): number {
   process.stderr.write(`${message}\n`);
   return code;
 }
 
+/** The first line of stdin, without its line ending. */
+async function readLine(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('New password: ');
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += chunk;
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
+function required(values: Options, names: (keyof Options)[]): void {
+  const missing = names.filter((name) => !values[name]);
+  if (missing.length > 0) throw new UsageError(`${names.map((name) => `--${name}`).join(' and ')} ${names.length > 1 ? 'are' : 'is'} required`);
+}
+
+async function printLink(config: Config, link: IssuedLink): Promise<void> {
+  process.stdout.write(`${link.url}\n`);
+  const { mailLink } = await import('../src/auth/link-mail');
+  if (await mailLink(config.monitors.smtpUrl, config.monitors.smtpFrom, link)) process.stderr.write(`mailed to ${link.email}\n`);
+}
+
+async function execute(command: Command, values: Options, config: Config, store: RelationalStore): Promise<void> {
+  if (command === 'token') {
+    process.stdout.write(`${await issuePersonalToken(store.prisma, values.org!, values.email!, values.name)}\n`);
+    return;
+  }
+  // Loaded only by the commands that need them (password hashing, mail), so `token` starts fast.
+  const { AuthService } = await import('../src/auth/service');
+  const auth = new AuthService(store, config);
+  switch (command) {
+    case 'password':
+      await auth.signIn.setPasswordByEmail(values.email!, await readLine());
+      process.stderr.write(`password set for ${values.email}\n`);
+      return;
+    case 'invite':
+      return printLink(config, await auth.loginLinks.invite(values.email!, values.org!, values.role ?? 'user'));
+    case 'reset':
+      return printLink(config, await auth.loginLinks.reset(values.email!));
+  }
+}
+
 async function main(): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
-      options: { org: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        org: { type: 'string' },
+        email: { type: 'string' },
+        name: { type: 'string' },
+        role: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
     });
   } catch (error) {
@@ -37,8 +104,14 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (positionals.length !== 1 || positionals[0] !== 'token') return fail(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`, 2);
-  if (!values.org || !values.email) return fail(`--org and --email are required\n\n${USAGE}`, 2);
+  const command = positionals[0] as Command;
+  if (positionals.length !== 1 || !COMMANDS.includes(command)) return fail(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`, 2);
+  try {
+    const needs: Record<Command, (keyof Options)[]> = { token: ['org', 'email'], password: ['email'], invite: ['email', 'org'], reset: ['email'] };
+    required(values, needs[command]);
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${USAGE}`, 2);
+  }
   let config;
   try {
     config = loadConfig();
@@ -48,8 +121,7 @@ async function main(): Promise<number> {
   }
   const store = await openRelationalStore(config.database);
   try {
-    const token = await issuePersonalToken(store.prisma, values.org, values.email, values.name);
-    process.stdout.write(`${token}\n`);
+    await execute(command, values, config, store);
     return 0;
   } catch (error) {
     const { message, expected } = describeError(error);

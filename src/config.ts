@@ -83,6 +83,25 @@ const envSchema = z.object({
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Issuer URL of an OpenID Connect provider (discovered at `/.well-known/openid-configuration`); setting it enables single sign-on. */
+  OIDC_ISSUER: z.string().regex(/^https?:\/\/[^/]/, 'must be an http:// or https:// URL (the provider\'s issuer identifier)').optional(),
+  /** The client id registered at the provider; required with OIDC_ISSUER. */
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** The client secret; leave unset for a public client (PKCE only). */
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Label of the sign-in button (default "Single sign-on"). */
+  OIDC_NAME: z.string().trim().min(1).max(100, 'must be at most 100 characters').optional(),
+  /** Comma-separated email domains allowed to sign in; unset: any verified email. */
+  OIDC_ALLOWED_DOMAINS: z
+    .string()
+    .regex(/^\s*[a-z0-9.-]+\.[a-z0-9-]+\s*(,\s*[a-z0-9.-]+\.[a-z0-9-]+\s*)*,?\s*$/i, 'must be comma-separated email domains, e.g. example.com,example.org')
+    .optional(),
+  /** Base role of users created at their first single sign-on (default user). */
+  OIDC_DEFAULT_ROLE: z.enum(['user', 'read-only', 'admin', 'none'], { error: 'must be user, read-only, admin or none' }).optional(),
+  /** Organization that users created at their first single sign-on join (default: the first organization with an owner). */
+  OIDC_ORG_ID: z.string().min(1).optional(),
+  /** Scopes asked of the provider, space-separated (default "openid email profile"). */
+  OIDC_SCOPES: z.string().regex(/(^|\s)openid(\s|$)/, 'must include "openid"').optional(),
   EVENT_STORE: z.enum(['duckdb', 'clickhouse', 'chdb']).default('duckdb'),
   CLICKHOUSE_URL: z.string().min(1).optional(),
   CLICKHOUSE_CLUSTER: z
@@ -94,6 +113,22 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587')
     .optional(),
   SMTP_FROM: z.string().min(3).default('eventdeck <alerts@localhost>'),
+  /** Password of the bootstrap admin (admin@localhost) for the console; authoritative like ADMIN_TOKEN. */
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(1024, 'must be at most 1024 characters').optional(),
+  /** The address people reach the server at, for links in invitations and mails (default http(s)://HOST:PORT). */
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/]/, 'must be an http:// or https:// URL, e.g. https://eventdeck.example.com')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** A console session unused this long ends (sliding). */
+  SESSION_IDLE_TIMEOUT: z.string().regex(/^(\d+(\.\d+)?(ms|s|m|h|d))+$/, 'must be a duration such as 7d, 12h or 30m').default('7d'),
+  /** A console session ends this long after sign-in, used or not. */
+  SESSION_MAX_AGE: z.string().regex(/^(\d+(\.\d+)?(ms|s|m|h|d))+$/, 'must be a duration such as 30d or 12h').default('30d'),
+  /** Failed sign-ins one client address may make per 15 minutes. */
+  LOGIN_FAILURES_PER_ADDRESS: positiveInt(10),
+  /** Failed sign-ins into one account per 15 minutes (a success resets it). */
+  LOGIN_FAILURES_PER_ACCOUNT: positiveInt(5),
   NOTIFIER_DENY_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   MONITOR_MINUTE_MS: positiveInt(60_000),
   MONITOR_CONCURRENCY: positiveInt(2),
@@ -124,6 +159,9 @@ export interface Config {
   /** How often a URL catalog source is re-read, in ms; 0: never. */
   catalogRefreshMs: number;
   adminToken: string | undefined;
+  /** Base URL people reach the server at (links in invitations and reset mails). */
+  publicUrl: string;
+  signIn: SignInConfig;
   maxFieldsPerDataset: number;
   maxQueryRows: number;
   queryTimeoutMs: number;
@@ -143,7 +181,34 @@ export interface Config {
   provisionedOrgsPerDay: number;
   tls: { cert: string; key: string } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Single sign-on with OpenID Connect; undefined when OIDC_ISSUER is unset. */
+  oidc: OidcConfig | undefined;
   monitors: MonitorsConfig;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Undefined for a public client, which authenticates with PKCE only. */
+  clientSecret: string | undefined;
+  /** Label of the sign-in button. */
+  name: string;
+  /** Lower-case email domains allowed to sign in; empty: any. */
+  allowedDomains: string[];
+  /** Base role of users created at their first sign-in. */
+  defaultRole: 'user' | 'read-only' | 'admin' | 'none';
+  /** Organization new users join; undefined: the first organization with an owner. */
+  orgId: string | undefined;
+  scopes: string;
+}
+
+export interface SignInConfig {
+  /** Authoritative password of the bootstrap admin, if set. */
+  adminPassword: string | undefined;
+  sessionIdleTimeoutMs: number;
+  sessionMaxAgeMs: number;
+  loginFailuresPerAddress: number;
+  loginFailuresPerAccount: number;
 }
 
 export interface MonitorsConfig {
@@ -219,6 +284,30 @@ function databaseFrom(databaseUrl: string | undefined, dataDir: string, poolSize
   return { provider: 'sqlite', path: path.resolve(withoutScheme.split('?')[0]!) };
 }
 
+/** Reads the `OIDC_*` variables: OIDC_ISSUER turns single sign-on on and needs OIDC_CLIENT_ID; the others need OIDC_ISSUER. */
+function oidcFrom(e: z.infer<typeof envSchema>): OidcConfig | undefined {
+  const fail = (message: string) => new ConfigError(`Invalid configuration:\n  ${message}`);
+  if (!e.OIDC_ISSUER) {
+    const stray = (['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_NAME', 'OIDC_ALLOWED_DOMAINS', 'OIDC_DEFAULT_ROLE', 'OIDC_ORG_ID', 'OIDC_SCOPES'] as const).find(
+      (variable) => e[variable] !== undefined,
+    );
+    if (stray) throw fail(`${stray}: only used with OIDC_ISSUER (set the provider's issuer URL to enable single sign-on)`);
+    return undefined;
+  }
+  if (!URL.canParse(e.OIDC_ISSUER)) throw fail('OIDC_ISSUER: not a valid URL');
+  if (!e.OIDC_CLIENT_ID) throw fail('OIDC_CLIENT_ID: required with OIDC_ISSUER (the client id registered at the provider)');
+  return {
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET,
+    name: e.OIDC_NAME ?? 'Single sign-on',
+    allowedDomains: (e.OIDC_ALLOWED_DOMAINS ?? '').split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean),
+    defaultRole: e.OIDC_DEFAULT_ROLE ?? 'user',
+    orgId: e.OIDC_ORG_ID,
+    scopes: (e.OIDC_SCOPES ?? 'openid email profile').trim().split(/\s+/).join(' '),
+  };
+}
+
 /** Reads `EVENT_STORE` with `CLICKHOUSE_URL` and `CLICKHOUSE_CLUSTER`. */
 function eventStoreFrom(e: z.infer<typeof envSchema>, dataDir: string, duckdbPath: string): EventStoreLocation {
   const fail = (message: string) => new ConfigError(`Invalid configuration:\n  ${message}`);
@@ -277,6 +366,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogSource: e.MODEL_CATALOG_SOURCE,
     catalogRefreshMs: durationMs(e.MODEL_CATALOG_REFRESH),
     adminToken: e.ADMIN_TOKEN,
+    publicUrl: e.PUBLIC_URL ?? `${e.TLS_CERT ? 'https' : 'http'}://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`,
+    signIn: {
+      adminPassword: e.ADMIN_PASSWORD,
+      sessionIdleTimeoutMs: durationMs(e.SESSION_IDLE_TIMEOUT),
+      sessionMaxAgeMs: durationMs(e.SESSION_MAX_AGE),
+      loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
+      loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+    },
     maxFieldsPerDataset: e.MAX_FIELDS_PER_DATASET,
     maxQueryRows: e.MAX_QUERY_ROWS,
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
@@ -311,6 +408,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     provisionedOrgsPerDay: e.PROVISIONED_ORGS_PER_DAY,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
     logLevel: e.LOG_LEVEL,
+    oidc: oidcFrom(e),
     monitors: {
       minuteMs: e.MONITOR_MINUTE_MS,
       concurrency: e.MONITOR_CONCURRENCY,

@@ -56,12 +56,12 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   // Instances starting together over one store bootstrap it once: the first creates the admin
   // identity and imports the catalog, the others find both.
   const { admin, catalog } = await store.exclusive('startup', async () => {
-    const admin = await ensureAdminIdentity(store.prisma, config.adminToken);
+    const admin = await ensureAdminIdentity(store.prisma, config.adminToken, config.signIn.adminPassword);
     const catalog = await createCatalogService(store, logger, config.catalogSource);
     return { admin, catalog };
   });
   if (admin.generatedToken) announceAdminToken(admin.generatedToken, admin.orgId);
-  const auth = new AuthService(store);
+  const auth = new AuthService(store, config);
   const events = await openEventServices(config, store, logger);
   const metricsStore = await openMetricsStore(config, events.eventStore);
   const metricsStorage = metricsDatasetStorage(metricsStore);

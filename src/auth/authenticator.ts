@@ -10,14 +10,21 @@
 // the organization. An API token holds its own capabilities intersected with those of the user
 // who created it, as that user stands now: it never does more than its creator could, and it
 // stops working when its creator leaves the organization.
+//
+// A console session (the session cookie, when no Authorization header is sent) acts exactly as
+// a personal token of its user would: it resolves to the same kind of Identity, and state-changing
+// requests must also pass the CSRF check (csrf.ts).
 import { BoundedMemo, deepFreeze } from '../bounded-memo';
 import type { Repository, RoleGrant, TokenRow } from '../db/repository';
 import { forbidden, invalidInput, unauthenticated } from '../errors';
 import { type CapabilitySet, capabilitySetOf, intersectionOf, unionOf } from './capabilities';
 import type { Principal } from './principal';
 import { baseRoleCapabilities } from './roles';
+import { checkCsrf } from './csrf';
 import { type AuthScheme, tokenFromAuthorization } from './schemes';
 import { hashTokenSecret } from './secrets';
+import type { SessionCredentials } from './session-credentials';
+import type { SessionService } from './sessions';
 
 /** The request headers authentication looks at, already extracted by the adapter. */
 export interface Credentials {
@@ -26,6 +33,8 @@ export interface Credentials {
   orgId: string | undefined;
   /** Authorization schemes the route accepts (default: Bearer only). */
   schemes?: readonly AuthScheme[];
+  /** The console's session cookie, used only when no Authorization header is sent. */
+  session?: SessionCredentials | undefined;
 }
 
 /** Reads the credentials from any header source (Fastify's object or a Fetch `Headers`). */
@@ -47,6 +56,8 @@ export interface Identity {
   /** The organization the request names in its header, if any. */
   requestedOrg: string | undefined;
   token: TokenRow;
+  /** Set when the request was authenticated by a console session rather than a token. */
+  sessionId?: string;
 }
 
 /** What a member holds in an organization: their base role and everything their roles allow. */
@@ -88,7 +99,10 @@ function rememberedTokenCapabilities(token: TokenRow, creatorGrants: readonly Ro
 }
 
 export class Authenticator {
-  constructor(private readonly repository: Repository) {}
+  constructor(
+    private readonly repository: Repository,
+    private readonly sessions?: SessionService,
+  ) {}
 
   async authenticate(credentials: Credentials, now = Date.now()): Promise<Principal> {
     return this.principalOf(await this.identify(credentials, now));
@@ -101,6 +115,7 @@ export class Authenticator {
 
   /** The token behind the credentials, valid and unexpired, without choosing an organization. */
   identify(credentials: Credentials, now = Date.now()): Promise<Identity> {
+    if (!credentials.authorization && credentials.session && this.sessions) return this.identifySession(credentials.session, credentials.orgId);
     return this.identifyToken(tokenFromAuthorization(credentials.authorization, credentials.schemes), credentials.orgId, now);
   }
 
@@ -116,6 +131,33 @@ export class Authenticator {
       orgId: token.kind === 'api' ? token.orgId : null,
       requestedOrg,
       token,
+    };
+  }
+
+  /** A live console session, as a personal token of its user; CSRF-checked for state-changing requests. */
+  async identifySession(credentials: SessionCredentials, requestedOrg: string | undefined): Promise<Identity> {
+    const session = await this.sessions!.resolve(credentials.secret);
+    if (!session) throw unauthenticated('the session has ended: sign in again');
+    checkCsrf(credentials, session.csrfToken);
+    const tokenId = `session-${session.id}`;
+    return {
+      tokenId,
+      kind: 'personal',
+      userId: session.userId,
+      orgId: null,
+      requestedOrg,
+      sessionId: session.id,
+      token: {
+        id: tokenId,
+        orgId: null,
+        userId: session.userId,
+        kind: 'personal',
+        datasetCapabilities: '{}',
+        orgCapabilities: '{}',
+        viewCapabilities: '{}',
+        expiresAt: session.expiresAt,
+        createdBy: null,
+      },
     };
   }
 

@@ -1,7 +1,10 @@
 // First start with an empty store: create an organization, its admin user and a personal token.
 // With ADMIN_TOKEN set, that value is (and stays) a valid personal token of the admin, so
 // scripts can rely on it across restarts; otherwise a generated token is printed once.
+// ADMIN_PASSWORD is authoritative the same way for signing in to the console as admin@localhost:
+// set when the admin has none, replaced (ending the admin's sessions) when it differs.
 import type { PrismaClient } from '../db/store';
+import { hashPassword, verifyPassword } from './passwords';
 import { generateId, generateOrgId, generateTokenSecret, hashTokenSecret } from './secrets';
 
 export interface BootstrapResult {
@@ -11,7 +14,15 @@ export interface BootstrapResult {
   generatedToken?: string;
 }
 
-export async function ensureAdminIdentity(prisma: PrismaClient, adminToken: string | undefined): Promise<BootstrapResult> {
+export const BOOTSTRAP_ADMIN_EMAIL = 'admin@localhost';
+
+export async function ensureAdminIdentity(prisma: PrismaClient, adminToken: string | undefined, adminPassword?: string): Promise<BootstrapResult> {
+  const result = await ensureAdminUser(prisma, adminToken);
+  if (adminPassword) await ensureAdminPassword(prisma, adminPassword);
+  return result;
+}
+
+async function ensureAdminUser(prisma: PrismaClient, adminToken: string | undefined): Promise<BootstrapResult> {
   const existingOwner = await prisma.membership.findFirst({ where: { role: 'owner' }, orderBy: { createdAt: 'asc' } });
   if (existingOwner) {
     if (adminToken) await ensurePersonalToken(prisma, existingOwner.userId, adminToken);
@@ -23,7 +34,7 @@ export async function ensureAdminIdentity(prisma: PrismaClient, adminToken: stri
   const adminUserId = generateId();
   await prisma.$transaction([
     prisma.organization.create({ data: { id: orgId, name: 'Default' } }),
-    prisma.user.create({ data: { id: adminUserId, name: 'Admin', email: 'admin@localhost' } }),
+    prisma.user.create({ data: { id: adminUserId, name: 'Admin', email: BOOTSTRAP_ADMIN_EMAIL } }),
     prisma.membership.create({ data: { userId: adminUserId, orgId, role: 'owner' } }),
     prisma.token.create({
       data: {
@@ -52,4 +63,16 @@ async function ensurePersonalToken(prisma: PrismaClient, userId: string, secret:
   await prisma.token.create({
     data: { id: generateId(), userId, kind: 'personal', name: 'admin', description: 'set by ADMIN_TOKEN', secretHash },
   });
+}
+
+/** The bootstrap admin's password follows ADMIN_PASSWORD; a change ends the admin's sessions. */
+async function ensureAdminPassword(prisma: PrismaClient, password: string) {
+  const admin = await prisma.user.findUnique({ where: { email: BOOTSTRAP_ADMIN_EMAIL }, select: { id: true, passwordHash: true } });
+  if (!admin) return;
+  if (admin.passwordHash && (await verifyPassword(admin.passwordHash, password))) return;
+  const passwordHash = await hashPassword(password);
+  await prisma.$transaction([
+    prisma.user.update({ where: { id: admin.id }, data: { passwordHash, passwordSetAt: new Date() } }),
+    prisma.session.deleteMany({ where: { userId: admin.id } }),
+  ]);
 }

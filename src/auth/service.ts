@@ -1,17 +1,35 @@
 // The auth domain as one service: authentication of requests (and the evaluation of what they
-// may do), and API tokens.
+// may do), API tokens, and people signing in to the console (passwords, sessions, one-time links).
+import type { Config } from '../config';
 import type { RelationalStore } from '../db/store';
 import { Authenticator, type Credentials, type Identity, type MemberAccess } from './authenticator';
+import { LoginLinkService } from './login-links';
+import { LoginRateLimiter } from './login-rate-limit';
 import type { Principal } from './principal';
+import { SessionService } from './sessions';
+import { SignInService } from './sign-in';
 import { TokenService } from './tokens';
 
 export class AuthService {
   readonly tokens: TokenService;
   readonly authenticator: Authenticator;
+  readonly sessions: SessionService;
+  readonly signIn: SignInService;
+  readonly loginLinks: LoginLinkService;
 
-  constructor(store: RelationalStore) {
-    this.authenticator = new Authenticator(store.repository);
+  constructor(store: RelationalStore, config: Pick<Config, 'signIn' | 'publicUrl'>) {
+    this.sessions = new SessionService(store.prisma, store.repository, {
+      idleTimeoutMs: config.signIn.sessionIdleTimeoutMs,
+      maxAgeMs: config.signIn.sessionMaxAgeMs,
+    });
+    this.authenticator = new Authenticator(store.repository, this.sessions);
     this.tokens = new TokenService(store.prisma);
+    const limiter = new LoginRateLimiter({
+      failuresPerAddress: config.signIn.loginFailuresPerAddress,
+      failuresPerAccount: config.signIn.loginFailuresPerAccount,
+    });
+    this.signIn = new SignInService(store.prisma, this.sessions, limiter);
+    this.loginLinks = new LoginLinkService(store.prisma, this.signIn, config.publicUrl);
   }
 
   /** Throws `unauthenticated` (401) or `forbidden`/`invalidInput` for organization mismatches. */

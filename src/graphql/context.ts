@@ -1,4 +1,7 @@
+// The context of every GraphQL operation: the caller, authenticated once from the request's
+// token (or, without an Authorization header, the console's session cookie, CSRF-checked for POST).
 import { credentialsFrom, type Identity } from '../auth/authenticator';
+import { sessionCredentialsFrom } from '../auth/session-credentials';
 import type { Principal } from '../auth/principal';
 import type { Services } from '../services';
 
@@ -35,7 +38,8 @@ function unwrap<T>(outcome: Outcome<T>): T {
 
 /** Authenticates once, before the operation runs, so resolvers can ask for the caller synchronously. */
 export async function createContext(services: Services, request: Request): Promise<GraphQLContext> {
-  const credentials = credentialsFrom((name) => request.headers.get(name) ?? undefined);
+  const header = (name: string) => request.headers.get(name) ?? undefined;
+  const credentials = { ...credentialsFrom(header), session: sessionCredentialsFrom(services.config, header, request.method) };
   const identity = await settle(() => services.auth.identify(credentials));
   const principal = 'error' in identity ? identity : await settle(() => services.auth.authenticator.principalOf(identity.value));
   return {

@@ -4,6 +4,8 @@
 // in the request's organization and leaves the Principal on the request. Routes that need no
 // organization (`config: { organization: 'none' }`, such as GET /v2/orgs) get the bare Identity
 // instead. Errors here also carry Axiom's `message` and `code`, which official clients display.
+// The console's session cookie authenticates here too, as its user's personal token would, when
+// no Authorization header is sent (state-changing requests then pass the CSRF check first).
 import type {} from '@fastify/swagger'; // adds tags/summary to route schemas, for the OpenAPI document
 import type { FastifyInstance } from 'fastify';
 import { credentialsFrom, type Identity } from '../auth/authenticator';
@@ -16,6 +18,7 @@ import { headerReader } from './headers';
 import { BEARER_AUTH } from './openapi';
 import { datasetRoutesV2 } from './datasets-v2';
 import { ingestRoutes } from './ingest';
+import { sessionCredentialsOf } from './session-cookie';
 import { mapFieldRoutes } from './map-fields';
 import { metricsQueryRoutes } from './metrics';
 import { monitorRoutes } from './monitors';
@@ -57,7 +60,11 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   app.addHook('onRequest', async (request) => {
     request.errorStyle = 'axiom';
     const schemes = request.routeOptions.config.authSchemes;
-    request.identity = await services.auth.identify({ ...credentialsFrom(headerReader(request)), ...(schemes ? { schemes } : {}) });
+    request.identity = await services.auth.identify({
+      ...credentialsFrom(headerReader(request)),
+      session: sessionCredentialsOf(request, services.config),
+      ...(schemes ? { schemes } : {}),
+    });
     if (request.routeOptions.config.organization === 'none') return;
     request.principal = await services.auth.authenticator.principalOf(request.identity);
   });

@@ -2,10 +2,8 @@
 // Discord (webhook and bot), Microsoft Teams, PagerDuty Events v2, Opsgenie, plain and custom
 // webhooks (Go templates), and email through a real SMTP server run in process. The services'
 // fixed endpoints are pointed at a local receiver through their configuration variables.
-import { type AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MailCatcher, startMailCatcher } from '../helpers/mail';
 import { eventually, type Receiver, sleep, startReceiver } from '../helpers/receiver';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { apiOf } from './harness';
@@ -14,29 +12,14 @@ const MINUTE_MS = 1000;
 let server: TestServer;
 let client: ReturnType<typeof apiOf>;
 let receiver: Receiver;
-let smtp: SMTPServer;
-const mails: { envelopeTo: string[]; mail: ParsedMail }[] = [];
+let smtp: MailCatcher;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          mails.push({ envelopeTo: session.envelope.rcptTo.map((to) => to.address), mail });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startMailCatcher();
   server = await startTestServer({
     MONITOR_MINUTE_MS: String(MINUTE_MS),
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: smtp.url,
     SMTP_FROM: 'Alerts <alerts@eventdeck.test>',
     PAGERDUTY_EVENTS_URL: `${receiver.url}/pagerduty/v2/enqueue`,
     OPSGENIE_API_URL: `${receiver.url}/opsgenie`,
@@ -48,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await receiver?.close();
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await smtp?.close();
 });
 
 const CUSTOM_TEMPLATE = `{"status": "{{ if eq .Action "Open" }}firing{{ else }}resolved{{ end }}",
@@ -87,7 +70,7 @@ describe('notifier channels', () => {
     await client.ingest('chan-logs', [{ status: 500, region: 'eu' }, { status: 502, region: 'eu' }]);
     // 8 HTTP channels, Open and Closed each; email goes through SMTP.
     await receiver.waitFor(16, 30_000);
-    await eventually(() => (mails.length === 2 ? true : undefined), 20_000, 'two mails');
+    await eventually(() => (smtp.mails.length === 2 ? true : undefined), 20_000, 'two mails');
     await sleep(2 * MINUTE_MS);
     expect(receiver.received).toHaveLength(16);
     const at = (prefix: string) => receiver.received.filter((request) => request.path.startsWith(prefix));
@@ -134,7 +117,7 @@ describe('notifier channels', () => {
     expect(genieOpen!.json).toMatchObject({ message: '[Open] Slow region (region=eu)', priority: 'P1' });
     expect(genieClosed!.path).toBe(`/opsgenie-eu/v2/alerts/${encodeURIComponent(genieOpen!.json.alias)}/close?identifierType=alias`);
 
-    const [openMail, closedMail] = mails;
+    const [openMail, closedMail] = smtp.mails;
     expect(openMail!.envelopeTo.sort()).toEqual(['lead@example.com', 'oncall@example.com']);
     expect(openMail!.mail.subject).toBe('[Open] Slow region (region=eu)');
     expect(openMail!.mail.from?.value[0]).toMatchObject({ name: 'Alerts', address: 'alerts@eventdeck.test' });

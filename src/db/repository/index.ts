@@ -18,6 +18,7 @@ import { DatasetRows } from './datasets';
 import { FieldRows } from './fields';
 import { LeaseRows } from './leases';
 import { MapFieldRows } from './map-fields';
+import { SessionRows } from './sessions';
 import { SettingRows } from './settings';
 import { TokenRows } from './tokens';
 import { ViewRows } from './views';
@@ -28,6 +29,7 @@ export type { AnnotationRow } from './annotations';
 export type { DatasetRow, RetainedDataset } from './datasets';
 export type { FieldDescription, FieldRow } from './fields';
 export type { LeaseState } from './leases';
+export type { SessionRow } from './sessions';
 export type { MembershipRow, TokenRow } from './tokens';
 export type { ViewRow } from './views';
 export type { VirtualFieldRow } from './virtual-fields';
@@ -35,6 +37,7 @@ export type { VirtualFieldRow } from './virtual-fields';
 export class Repository {
   readonly dialect: SqlDialect;
   readonly tokens: TokenRows;
+  readonly sessions: SessionRows;
   readonly access: AccessRows;
   readonly annotations: AnnotationRows;
   readonly datasets: DatasetRows;
@@ -49,6 +52,7 @@ export class Repository {
   constructor(sql: SqlExecutor) {
     this.dialect = sql.dialect;
     this.tokens = new TokenRows(sql);
+    this.sessions = new SessionRows(sql);
     this.access = new AccessRows(sql);
     this.annotations = new AnnotationRows(sql);
     this.datasets = new DatasetRows(sql);
