@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config';
+import { registerCompression } from './console/compression';
+import { registerConsole } from './console/plugin';
 import { openRelationalStore } from './db/store';
 import { mountGraphQL } from './graphql/yoga';
 import { registerErrorHandling } from './rest/error-handler';
@@ -36,6 +38,8 @@ export async function createApp(config: Config, logger: Logger = pino({ level: c
   }) as unknown as FastifyInstance;
 
   registerErrorHandling(server);
+  // Before any route: compression attaches itself to the routes declared after it.
+  await registerCompression(server);
   parseJsonBodies(server, config.jsonMaxDepth);
   // Healthy when the event store answers; while it reopens after a fatal error, 503 with why.
   server.get('/healthz', async (_request, reply) => {
@@ -45,6 +49,7 @@ export async function createApp(config: Config, logger: Logger = pino({ level: c
   });
   await server.register(registerRestRoutes, { services });
   mountGraphQL(server, services);
+  await server.register(registerConsole, { config: config.console });
   await server.ready();
 
   let closing: Promise<void> | undefined;

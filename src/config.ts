@@ -1,5 +1,6 @@
 // The one place that reads configuration. Everything else receives a validated `Config`.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { DatabaseLocation } from './db/store';
 
@@ -68,6 +69,10 @@ const envSchema = z.object({
   APL_MAX_STRING_BYTES: positiveInt(2 ** 20),
   JSON_MAX_DEPTH: boundedInt(128, 1000),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(120_000),
+  /** `false` serves no web console (no /app/, no redirect from /); the API is unaffected. */
+  CONSOLE_ENABLED: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
+  /** Directory of the built web console served at /app/ (default: console/dist of this checkout). */
+  CONSOLE_DIST_DIR: z.string().min(1).optional(),
   INGEST_CONCURRENCY: positiveInt(2),
   INGEST_BUFFER_BYTES: byteSize.default(256 * 2 ** 20),
   INGEST_BODY_IDLE_TIMEOUT_MS: positiveInt(10_000),
@@ -174,6 +179,7 @@ export interface Config {
   jsonMaxDepth: number;
   /** Time for a whole request (headers and body) to arrive. */
   httpRequestTimeoutMs: number;
+  console: ConsoleConfig;
   ingest: IngestLimits;
   graphql: GraphQLLimits;
   duckdb: DuckDBSettings;
@@ -222,6 +228,16 @@ export interface MonitorsConfig {
   /** Refuse notifier targets on loopback, private and link-local addresses. */
   denyPrivateTargets: boolean;
   endpoints: { pagerduty: string; opsgenie: string; opsgenieEu: string; discord: string };
+}
+
+/** Where `npm run build:console` writes the web console. */
+const DEFAULT_CONSOLE_DIST_DIR = fileURLToPath(new URL('../console/dist', import.meta.url));
+
+export interface ConsoleConfig {
+  /** Serve the web console at /app/ (and redirect / there). */
+  enabled: boolean;
+  /** Absolute path of the built console (index.html and assets/). */
+  distDir: string;
 }
 
 export interface AplLimits {
@@ -388,6 +404,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     jsonMaxDepth: e.JSON_MAX_DEPTH,
     httpRequestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+    console: {
+      enabled: e.CONSOLE_ENABLED === 'true',
+      distDir: e.CONSOLE_DIST_DIR ? path.resolve(e.CONSOLE_DIST_DIR) : DEFAULT_CONSOLE_DIST_DIR,
+    },
     ingest: {
       concurrency: e.INGEST_CONCURRENCY,
       bufferBytes: e.INGEST_BUFFER_BYTES,
