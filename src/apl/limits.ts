@@ -53,7 +53,8 @@ export function tooMuchExpansion(at: Position, limits: QueryLimits, what = 'the 
 
 export function checkQueryText(text: string, limits: QueryLimits): void {
   // Three bytes per UTF-16 unit at most, so short queries need no counting.
-  if (text.length * 3 > limits.maxQueryBytes && Buffer.byteLength(text) > limits.maxQueryBytes) {
+  // TextEncoder rather than Buffer: the parser also runs in the console's editor.
+  if (text.length * 3 > limits.maxQueryBytes && new TextEncoder().encode(text).length > limits.maxQueryBytes) {
     throw semanticError(START, `the query is longer than ${limits.maxQueryBytes} bytes`, { limit: 'length' });
   }
 }

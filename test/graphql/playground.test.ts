@@ -3,24 +3,20 @@
 // the server, under a Content-Security-Policy that allows nothing external, and run a catalog
 // query typed into its editor. Outside CI the test is skipped when Chromium is not installed;
 // in CI (`CI` set) a missing Chromium fails it, and `.ci/run` installs it.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium, openConsole } from '../helpers/browser';
 import { SMALL_CATALOG, startTestServer, type TestServer } from '../helpers/server';
-
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
-if (!available) console.warn(`Skipping the GraphiQL browser test: ${CHROMIUM} is not installed (apt-get install -y chromium).`);
 
 let server: TestServer;
 beforeAll(async () => {
-  if (available) server = await startTestServer();
+  if (chromiumAvailable) server = await startTestServer();
 });
 afterAll(async () => {
   await server?.close();
 });
 
-describe.skipIf(!available)('GraphiQL in a browser without internet', () => {
+describe.skipIf(!chromiumAvailable)('GraphiQL in a browser without internet', () => {
   it('serves the page with a policy that allows nothing external', async () => {
     const response = await server.request('/graphql', { headers: { accept: 'text/html' }, auth: false });
     expect(response.status).toBe(200);
@@ -34,27 +30,9 @@ describe.skipIf(!available)('GraphiQL in a browser without internet', () => {
   });
 
   it('loads from the server alone and runs a catalog query typed into the editor', async () => {
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launchChromium();
     try {
-      const context = await browser.newContext();
-      const outside: string[] = [];
-      await context.route('**/*', (route) => {
-        const url = new URL(route.request().url());
-        if (url.hostname === '127.0.0.1') return route.continue();
-        outside.push(url.href);
-        return route.abort();
-      });
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(message.text());
-      });
-      page.on('pageerror', (error) => problems.push(error.message));
-
+      const { page, expectClean } = await openConsole(browser);
       await page.goto(`${server.url}/graphql`, { waitUntil: 'load' });
       await page.waitForSelector('.graphiql-query-editor .monaco-editor', { timeout: 30_000 });
       expect(await page.title()).toBe('eventdeck GraphQL');
@@ -73,8 +51,7 @@ describe.skipIf(!available)('GraphiQL in a browser without internet', () => {
       expect(shown).toEqual({
         data: { model: { modelId: 'gpt-4o-mini', providerId: 'openai', inputCostPerMillion: source['openai/gpt-4o-mini']!.input_cost_per_token * 1_000_000 } },
       });
-      expect(outside).toEqual([]);
-      expect(problems).toEqual([]);
+      expectClean();
     } finally {
       await browser.close();
     }
