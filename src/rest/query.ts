@@ -1,9 +1,9 @@
 // Axiom v1 queries: APL (`POST /datasets/_apl?format=tabular|legacy`) and the legacy query
 // request (`POST /datasets/{dataset}/query`). The SDK sends the cursor as a query parameter.
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toLegacyAplResponse } from '../apl';
-import { invalidInput } from '../errors';
+import { invalidInput, timedOut } from '../errors';
 import { batchConcurrency, parseBatch, runBatch } from '../events/query-batch';
 import { tabularAnswer } from '../events/query-service';
 import { formatAnswer } from '../metrics/mpl/execution/result';
@@ -50,6 +50,19 @@ const batchQuerystring = {
   },
 } as const;
 
+/**
+ * Aborted when the caller goes away before its answer is sent (a cancelled fetch, a closed tab),
+ * so the engine stops working on a query nobody will read. The response's `close` says so: the
+ * request's own `close` comes as soon as its body has been read.
+ */
+function callerGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(timedOut('the query was cancelled because its caller went away'));
+  });
+  return controller.signal;
+}
+
 export async function queryRoutes(app: FastifyInstance, { services }: RouteOptions) {
   const { queries } = services;
 
@@ -59,14 +72,14 @@ export async function queryRoutes(app: FastifyInstance, { services }: RouteOptio
     attachValidation: true,
   };
 
-  const runApl = async (request: FastifyRequest<{ Querystring: AplQuerystring }>) => {
+  const runApl = async (request: FastifyRequest<{ Querystring: AplQuerystring }>, reply: FastifyReply) => {
     const format = request.query.format ?? 'tabular';
     if (request.validationError || (format !== 'tabular' && format !== 'legacy')) {
       throw invalidInput(`format must be "tabular" or "legacy" (got "${String(request.query.format)}")`);
     }
     const body = request.body as Record<string, unknown> | undefined;
     const cursor = typeof body?.cursor === 'string' && body.cursor !== '' ? undefined : request.query.cursor;
-    const result = await queries.apl(request.principal, body, cursor ? { cursor } : {});
+    const result = await queries.apl(request.principal, body, { ...(cursor ? { cursor } : {}), signal: callerGone(reply) });
     if (format === 'tabular') return tabularAnswer(result);
     return toLegacyAplResponse(result, {
       ...(typeof body?.startTime === 'string' ? { startTime: body.startTime } : {}),
