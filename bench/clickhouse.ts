@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { makeEvents, ndjsonBody } from './ingest-events';
+import { ingestBodies, spreadBodies } from './ingest-events';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
@@ -45,18 +45,9 @@ async function measure(store: 'duckdb' | 'chdb'): Promise<Measured> {
   try {
     await fetch(`${url}/v2/datasets`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench' }) });
     // The bodies are made before the clock starts: the client's work is not the server's.
-    const bodies: string[] = [];
-    for (let offset = 0, batch = 0; offset < EVENTS; offset += BATCH, batch++) {
-      const events = makeEvents(Math.min(BATCH, EVENTS - offset), batch + 1);
-      events.forEach((event, i) => (event._time = new Date(START_MS + Math.floor(((offset + i) * SPAN_MS) / EVENTS)).toISOString()));
-      bodies.push(ndjsonBody(events).toString());
-    }
+    const bodies = spreadBodies(EVENTS, BATCH, START_MS, SPAN_MS);
     const started = performance.now();
-    for (const body of bodies) {
-      const response = await fetch(`${url}/v1/datasets/bench/ingest`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-ndjson' }, body });
-      const status = (await response.json()) as { ingested: number };
-      if (status.ingested !== BATCH && status.ingested !== EVENTS % BATCH) throw new Error(`ingest failed: ${JSON.stringify(status)}`);
-    }
+    await ingestBodies(url, TOKEN, 'bench', bodies);
     const ingestPerSecond = EVENTS / ((performance.now() - started) / 1000);
 
     const window = { startTime: new Date(START_MS).toISOString(), endTime: new Date(START_MS + SPAN_MS).toISOString() };

@@ -109,3 +109,28 @@ export function typedRows(events: BenchEvent[]): TypedRow[] {
     event.traceId,
   ]);
 }
+
+/** `count` events as NDJSON bodies of `batchSize`, their times spread evenly over `spanMs` from `startMs`. */
+export function spreadBodies(count: number, batchSize: number, startMs: number, spanMs: number): string[] {
+  const bodies: string[] = [];
+  for (let offset = 0, batch = 0; offset < count; offset += batchSize, batch++) {
+    const events = makeEvents(Math.min(batchSize, count - offset), batch + 1);
+    events.forEach((event, i) => (event._time = new Date(startMs + Math.floor(((offset + i) * spanMs) / count)).toISOString()));
+    bodies.push(ndjsonBody(events).toString());
+  }
+  return bodies;
+}
+
+/** Posts NDJSON bodies to a dataset's ingest route one after the other; throws unless every event was stored. */
+export async function ingestBodies(url: string, token: string, dataset: string, bodies: readonly string[]): Promise<void> {
+  for (const body of bodies) {
+    const response = await fetch(`${url}/v1/datasets/${dataset}/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body,
+    });
+    const status = (await response.json()) as { ingested?: number; failed?: number };
+    const lines = body.split('\n').length - 1;
+    if (!response.ok || status.ingested !== lines) throw new Error(`ingest failed: ${response.status} ${JSON.stringify(status)}`);
+  }
+}

@@ -23,7 +23,7 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { quoteIdentifier } from '../src/events/layout';
 import type { DuckDBEventStore } from '../src/events/store/event-store';
-import { makeEvents, ndjsonBody } from './ingest-events';
+import { ingestBodies, spreadBodies } from './ingest-events';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -59,17 +59,7 @@ async function main() {
   try {
     await fetch(`${url}/v2/datasets`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench' }) });
     const started = performance.now();
-    for (let offset = 0, batch = 0; offset < EVENTS; offset += BATCH, batch++) {
-      const events = makeEvents(Math.min(BATCH, EVENTS - offset), batch + 1);
-      events.forEach((event, i) => (event._time = new Date(START_MS + Math.floor(((offset + i) * SPAN_MS) / EVENTS)).toISOString()));
-      const response = await fetch(`${url}/v1/datasets/bench/ingest`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/x-ndjson' },
-        body: ndjsonBody(events).toString(),
-      });
-      const status = (await response.json()) as { ingested: number };
-      if (status.ingested !== events.length) throw new Error(`ingest failed: ${JSON.stringify(status)}`);
-    }
+    await ingestBodies(url, TOKEN, 'bench', spreadBodies(EVENTS, BATCH, START_MS, SPAN_MS));
     console.log(`ingested ${EVENTS.toLocaleString('en-US')} events over HTTP in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     const { services } = app;
