@@ -1038,8 +1038,8 @@ const GRAPHQL: GraphQLCase[] = [
   },
 ];
 
-/** Fields anyone may read without a token, and the generic node lookups (which answer null for what the caller cannot see). */
-const PUBLIC_GRAPHQL = new Set(['catalogMetadata', 'model', 'models', 'provider', 'providers', 'node', 'nodes']);
+/** Fields anyone may read without a token (the catalog, the APL vocabulary), and the generic node lookups (which answer null for what the caller cannot see). */
+const PUBLIC_GRAPHQL = new Set(['catalogMetadata', 'model', 'models', 'provider', 'providers', 'node', 'nodes', 'aplVocabulary']);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -1179,5 +1179,8 @@ describe('authorization matrix coverage', () => {
     expect((await call(server, '/v2/orgs/provision', { ...json('POST', {}), auth: false })).status).toBe(200);
     const result = await server.graphql('{ catalogMetadata { modelCount } }', undefined, false);
     expect(result.errors).toBeUndefined();
+    const vocabulary = await server.graphql('{ aplVocabulary { operators { name } } }', undefined, false);
+    expect(vocabulary.errors).toBeUndefined();
+    expect(vocabulary.data.aplVocabulary.operators.map((operator: { name: string }) => operator.name)).toContain('summarize');
   });
 });
