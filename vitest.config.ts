@@ -36,6 +36,7 @@ const CHDB_SUITES = process.env.CHDB_TEST_SUITES?.split(',') ?? [
   'test/apl/pagination.test.ts',
   'test/events/http-ingest.test.ts',
   'test/events/sdk.test.ts',
+  'test/events/live-tail.test.ts',
   'test/queries/*.test.ts',
   'test/datasets/*.test.ts',
   'test/shippers/{edge-query,elastic,hec,heroku,loki,otlp,zstd-ingest}.test.ts',

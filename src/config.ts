@@ -81,6 +81,30 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: positiveInt(200_000),
   GRAPHQL_MAX_TOKENS: boundedInt(5_000, 100_000),
   GRAPHQL_TIMEOUT_MS: positiveInt(30_000),
+  /** Live tails (GraphQL subscription `liveEvents`) one token may hold open at once. */
+  LIVE_TAIL_MAX_PER_TOKEN: positiveInt(10),
+  /** Live tails this server holds open at once, whoever holds them. */
+  LIVE_TAIL_MAX_SUBSCRIPTIONS: positiveInt(500),
+  /** Events held for one live tail client that reads slowly; past it the oldest are dropped (and counted as skipped). */
+  LIVE_TAIL_QUEUE_EVENTS: boundedInt(5_000, 100_000),
+  /**
+   * Events sent per second at most to one live tail client (a burst of one second's worth is
+   * allowed); a client is held at most two seconds' worth, and what comes faster counts as
+   * skipped. Nobody reads more than a hundred lines a second, while every event and message sent
+   * costs the server's one JavaScript thread work for that client: at 100 per client, a hundred
+   * clients of a firehose cost 10,000 events/s of it, small beside the ingest they watch.
+   */
+  LIVE_TAIL_MAX_EVENTS_PER_SECOND: positiveInt(100),
+  /**
+   * The least time between two messages to one live tail client (ms), and between two reads of a
+   * busy dataset by its tail: twice a second keeps the stream lively while each client costs the
+   * server two messages a second, whatever the rate of ingest.
+   */
+  LIVE_TAIL_MESSAGE_INTERVAL_MS: boundedInt(500, 5_000),
+  /** How long a live tail waits after ingest before reading, gathering the requests that follow (ms). */
+  LIVE_TAIL_COALESCE_MS: boundedInt(150, 800),
+  /** How often the access of every live tail client is checked again (ms); a client whose access went away gets an error. */
+  LIVE_TAIL_ACCESS_CHECK_MS: positiveInt(10_000),
   DUCKDB_MEMORY_LIMIT: byteSize.optional(),
   DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
   DUCKDB_MAX_TEMP_DIRECTORY_SIZE: byteSize.optional(),
@@ -182,6 +206,7 @@ export interface Config {
   console: ConsoleConfig;
   ingest: IngestLimits;
   graphql: GraphQLLimits;
+  liveTail: LiveTailConfig;
   duckdb: DuckDBSettings;
   /** Organizations one client address may provision a day through POST /v2/orgs/provision (0: none). */
   provisionedOrgsPerDay: number;
@@ -262,6 +287,17 @@ export interface IngestLimits {
   bodyIdleTimeoutMs: number;
   /** After the first idle-timeout period, a body must have arrived at least this fast on average. */
   bodyMinBytesPerSecond: number;
+}
+
+/** The live tail's caps and pace (LIVE_TAIL_*). */
+export interface LiveTailConfig {
+  maxPerToken: number;
+  maxSubscriptions: number;
+  queueLimit: number;
+  maxEventsPerSecond: number;
+  messageIntervalMs: number;
+  coalesceMs: number;
+  accessCheckMs: number;
 }
 
 export interface GraphQLLimits {
@@ -419,6 +455,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCost: e.GRAPHQL_MAX_COST,
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       timeoutMs: e.GRAPHQL_TIMEOUT_MS,
+    },
+    liveTail: {
+      maxPerToken: e.LIVE_TAIL_MAX_PER_TOKEN,
+      maxSubscriptions: e.LIVE_TAIL_MAX_SUBSCRIPTIONS,
+      queueLimit: e.LIVE_TAIL_QUEUE_EVENTS,
+      maxEventsPerSecond: e.LIVE_TAIL_MAX_EVENTS_PER_SECOND,
+      messageIntervalMs: e.LIVE_TAIL_MESSAGE_INTERVAL_MS,
+      coalesceMs: e.LIVE_TAIL_COALESCE_MS,
+      accessCheckMs: e.LIVE_TAIL_ACCESS_CHECK_MS,
     },
     duckdb: {
       memoryLimitBytes,

@@ -1,8 +1,15 @@
 // Starts the service: validated configuration, the application, and graceful shutdown on
 // SIGTERM/SIGINT (finish requests in flight, flush the stores, exit).
 import v8 from 'node:v8';
-import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
+
+// The service runs in production mode unless told otherwise. graphql-js reads NODE_ENV once, when
+// it loads: outside production every failed type test during execution (is this a list? an
+// object type?) also looks for a copy of graphql-js from another package, which showed up as a
+// tenth of the server's time serving many live tails; so the application is imported only after
+// this line (see `main`). Our other dependencies that read it: Prisma words its errors "minimal"ly
+// in production; Yoga looks only for "development" and "test".
+process.env.NODE_ENV ??= 'production';
 
 // Between full collections V8 lets the heap grow up to four times its live size. Ingest
 // allocates fast and most of it dies soon after each batch, so the default lets hundreds of MB
@@ -20,6 +27,7 @@ async function main() {
     }
     throw error;
   }
+  const { createApp } = await import('./app');
   const app = await createApp(config);
   const log = app.services.logger;
   // A rejection nobody handled is a bug to log, not a reason to drop every other request.

@@ -11,6 +11,7 @@ import { DashboardService } from './dashboards/service';
 import type { RelationalStore } from './db/store';
 import { CatalogPriceTable } from './events/catalog-prices';
 import { DatasetService } from './events/datasets';
+import { LiveTailService } from './events/live-tail/service';
 import { LlmUsageService } from './events/llm-usage';
 import { MapFieldService, mapFieldsInFieldList } from './events/map-fields';
 import { closeEventServices, type EventServices, openEventServices } from './events/open';
@@ -50,6 +51,8 @@ export interface Services extends EventServices {
   catalogRefresh: CatalogRefresher;
   llmUsage: LlmUsageService;
   metrics: MetricsService;
+  /** Streams of new events (GraphQL subscription `liveEvents`), woken by every ingest door. */
+  liveTail: LiveTailService;
 }
 
 export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
@@ -83,6 +86,8 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const dashboards = new DashboardService(store.prisma);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config, annotations);
   const views = new ViewService(store.prisma, store.repository, queries);
+  const liveTail = new LiveTailService(datasets, queries, config.apl, { ...config.liveTail, readLimit: Math.min(1000, config.liveTail.queueLimit), messageLimit: 1000, retryMs: 1000 }, logger);
+  events.datasetEvents.onWritten((dataset) => liveTail.signal(dataset.id));
   const metrics = createMetricsService(config, datasets, metricsStore, events.ingest);
   // The genai_* functions price from the catalog: its prices go into the events database, and
   // the first install is awaited so the first queries are priced.
@@ -124,6 +129,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
     prices,
     catalogRefresh,
     llmUsage: new LlmUsageService(queries),
+    liveTail,
   };
 }
 
@@ -137,6 +143,7 @@ function announceAdminToken(token: string, orgId: string) {
 
 /** Releases what the services hold, in reverse order of creation. */
 export async function closeServices(services: Services): Promise<void> {
+  services.liveTail.close();
   await services.catalogRefresh.stop();
   services.catalog.close();
   await services.prices.idle();

@@ -23,6 +23,8 @@ export interface WriteOutcome {
 
 export class DatasetEvents {
   private readonly lock = new KeyedLock();
+  /** Told after events are committed (the live tail): synchronous, must not throw or wait. */
+  private readonly writeListeners: ((dataset: DatasetRef) => void)[] = [];
 
   constructor(
     private readonly store: EventStore,
@@ -78,6 +80,11 @@ export class DatasetEvents {
     });
   }
 
+  /** Calls `listener` after each write that stored events, while the dataset's lock is held. */
+  onWritten(listener: (dataset: DatasetRef) => void): void {
+    this.writeListeners.push(listener);
+  }
+
   /** Stores a prepared batch in one transaction; events past the field limit fail alone. */
   write(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
     requireEventsDataset(dataset);
@@ -86,7 +93,9 @@ export class DatasetEvents {
       // writing (the lock is per instance); the store notices and the batch is planned again.
       for (let attempt = 1; ; attempt++) {
         try {
-          return await this.writeOnce(dataset, batch, receivedNs);
+          const outcome = await this.writeOnce(dataset, batch, receivedNs);
+          if (outcome.ingested > 0) for (const listener of this.writeListeners) listener(dataset);
+          return outcome;
         } catch (error) {
           if (!(error instanceof LayoutChangedError) || attempt >= 5) throw error;
         }

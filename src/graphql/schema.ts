@@ -16,6 +16,7 @@ import './llm-usage';
 import './metrics';
 import './ingest';
 import './monitors';
+import './live-tail';
 import './apl-vocabulary';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

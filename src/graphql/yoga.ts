@@ -30,6 +30,12 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
     context: ({ request }) => createContext(services, request),
   });
 
+  // Live tails are streams that end only when asked: they end before the server waits for the
+  // requests in flight, so closing never waits on them (clients reconnect to the next server).
+  app.addHook('preClose', async () => {
+    services.liveTail.close();
+  });
+
   app.route({
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST', 'OPTIONS'],
@@ -41,6 +47,16 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
       });
       // The playground page may load nothing from anywhere else (see graphiql.ts).
       if (response.headers.get('content-type')?.startsWith('text/html')) reply.header('content-security-policy', (await graphiqlPage()).csp);
+      // Subscriptions answer with Server-Sent Events, sent as a stream: each message is written
+      // to the socket as it comes (Fastify waits for the socket to drain before reading more, so
+      // a client that stops reading stops the reads), and a client that goes away cancels the
+      // stream, which ends the subscription. Yoga marks the stream `Content-Encoding: none`,
+      // which response compression takes as already encoded and leaves alone; proxies are asked
+      // not to buffer or transform it either.
+      if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        reply.header('cache-control', 'no-cache, no-transform');
+        reply.header('x-accel-buffering', 'no');
+      }
       reply.status(response.status);
       reply.send((await catalogResponses.keep(req, response)) ?? response.body);
       return reply;

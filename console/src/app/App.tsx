@@ -1,13 +1,23 @@
 // The console's routes. Every page but sign-in lives under an organization named in the URL
 // (/app/<org>/query), so a link shows a colleague the same thing in the same organization.
+import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { AcceptLinkPage } from '../pages/AcceptLinkPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
-import { QueryPage } from '../pages/query/QueryPage';
 import { SignInPage } from '../pages/SignInPage';
-import { StreamPage } from '../pages/stream/StreamPage';
 import { OrgLayout, RequireSession, HomeRedirect } from './guards';
 import { SessionProvider } from './session-context';
+
+// Each page is its own chunk: a link to the Stream page does not wait for the query editor and
+// charts, and the sign-in page waits for neither.
+const QueryPage = lazy(() => import('../pages/query/QueryPage').then((module) => ({ default: module.QueryPage })));
+const StreamPage = lazy(() => import('../pages/stream/StreamPage').then((module) => ({ default: module.StreamPage })));
+
+const loading = (
+  <div className="page-loading" role="status">
+    Loading…
+  </div>
+);
 
 export function App() {
   return (
@@ -20,8 +30,8 @@ export function App() {
             <Route index element={<HomeRedirect />} />
             <Route path=":org" element={<OrgLayout />}>
               <Route index element={<Navigate to="query" replace />} />
-              <Route path="query" element={<QueryPage />} />
-              <Route path="stream" element={<StreamPage />} />
+              <Route path="query" element={<Suspense fallback={loading}><QueryPage /></Suspense>} />
+              <Route path="stream" element={<Suspense fallback={loading}><StreamPage /></Suspense>} />
               <Route path="*" element={<NotFoundPage />} />
             </Route>
           </Route>

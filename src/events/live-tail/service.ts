@@ -1,0 +1,54 @@
+// The live tail as the doors see it: open a stream of a dataset's new events for a caller, and
+// the signal ingest gives after storing events. Built once in src/services.ts.
+import type { Logger } from 'pino';
+import type { Principal } from '../../auth/principal';
+import type { AplLimits } from '../../config';
+import type { DatasetService } from '../datasets';
+import type { QueryService } from '../query-service';
+import { LiveTailAccess } from './access';
+import { LiveTailHub, type LiveTailSettings } from './hub';
+import { QueryTailSource } from './query-source';
+import type { Subscriber } from './subscriber';
+
+export type { LiveEvent, LiveFailure, LiveItem, LiveMessage } from './subscriber';
+export type { LiveTailSettings } from './hub';
+
+export interface OpenTail {
+  dataset: string;
+  /** An APL predicate (as after `where`); blank means every event. */
+  filter?: string | null | undefined;
+  /** Authenticates the caller again from the same credentials (for the periodic access check). */
+  reauthenticate: () => Promise<Principal>;
+}
+
+export class LiveTailService {
+  readonly hub: LiveTailHub;
+  private readonly access: LiveTailAccess;
+
+  constructor(datasets: DatasetService, queries: QueryService, limits: AplLimits, settings: LiveTailSettings, logger?: Logger) {
+    this.access = new LiveTailAccess(datasets, queries, limits);
+    this.hub = new LiveTailHub(new QueryTailSource(queries), settings, logger);
+  }
+
+  /** Checks the caller's rights and the filter, then opens the stream (an async iterator). */
+  async open(principal: Principal, request: OpenTail): Promise<Subscriber> {
+    const filter = request.filter?.trim() ? request.filter : undefined;
+    const dataset = await this.access.authorize(principal, request.dataset, filter);
+    return this.hub.subscribe({
+      owner: principal.tokenId,
+      dataset,
+      filter,
+      reauthorize: async () => this.access.confirm(await request.reauthenticate(), dataset),
+    });
+  }
+
+  /** Events were stored in the dataset (synchronous, never throws). */
+  signal(datasetId: string): void {
+    this.hub.signal(datasetId);
+  }
+
+  /** Ends every stream (server shutdown). */
+  close(): void {
+    this.hub.close();
+  }
+}
