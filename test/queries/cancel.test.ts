@@ -29,7 +29,9 @@ interface RunRecord {
 const runs: RunRecord[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // chdb cannot interrupt a running statement: the abandoned one runs on until its time budget,
+  // and closing the server waits for it, so that budget is kept short there.
+  server = await startTestServer(ON_CHDB ? { QUERY_TIMEOUT_MS: '15000' } : {});
   expect((await server.request('/v2/datasets', json({ name: 'slow' }))).status).toBe(200);
   for (let from = 0; from < ROWS; from += 4_000) {
     const events = Array.from({ length: 4_000 }, (_, i) => ({ n: from + i, k: (from + i) % 2 }));
@@ -55,7 +57,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await server.close();
-});
+}, 120_000);
 
 async function until(condition: () => boolean, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
