@@ -34,6 +34,18 @@ export function cookieValue(cookieHeader: string | undefined, name: string): str
   return undefined;
 }
 
+let lastPublicUrl: string | undefined;
+let lastPublicOrigin: string | undefined;
+
+/** The origin of PUBLIC_URL, worked out once rather than on every cookie request. */
+export function publicOriginOf(publicUrl: string): string | undefined {
+  if (publicUrl !== lastPublicUrl) {
+    lastPublicUrl = publicUrl;
+    lastPublicOrigin = URL.canParse(publicUrl) ? new URL(publicUrl).origin : undefined;
+  }
+  return lastPublicOrigin;
+}
+
 /** The session credentials of a request, or undefined when it has no session cookie. */
 export function sessionCredentialsFrom(
   config: Pick<Config, 'tls' | 'publicUrl'>,
@@ -49,6 +61,6 @@ export function sessionCredentialsFrom(
     secFetchSite: getHeader('sec-fetch-site'),
     host: getHeader('host'),
     csrfToken: getHeader('x-csrf-token'),
-    publicOrigin: URL.canParse(config.publicUrl) ? new URL(config.publicUrl).origin : undefined,
+    publicOrigin: publicOriginOf(config.publicUrl),
   };
 }

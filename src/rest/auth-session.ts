@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkCsrf, checkNotCrossSite } from '../auth/csrf';
 import { isLinkGone } from '../auth/login-links';
+import { publicOriginOf } from '../auth/session-credentials';
 import type { ActiveSession } from '../auth/sessions';
 import { DomainError, unauthenticated } from '../errors';
 import type { Services } from '../services';
@@ -28,8 +29,7 @@ async function requireSession(request: FastifyRequest, services: Services): Prom
 /** Sign-in requests carry no session yet, but another site must not be able to make them. */
 function refuseCrossSite(request: FastifyRequest, services: Services) {
   const header = headerReader(request);
-  const publicOrigin = URL.canParse(services.config.publicUrl) ? new URL(services.config.publicUrl).origin : undefined;
-  checkNotCrossSite({ method: request.method, origin: header('origin'), secFetchSite: header('sec-fetch-site'), host: header('host'), publicOrigin });
+  checkNotCrossSite({ method: request.method, origin: header('origin'), secFetchSite: header('sec-fetch-site'), host: header('host'), publicOrigin: publicOriginOf(services.config.publicUrl) });
 }
 
 /** Answers a used or expired link with 410 Gone; rethrows anything else. */
