@@ -237,12 +237,33 @@ describe.skipIf(!chromiumAvailable)('Stream page', () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Query' }).click();
       await page.waitForURL(/\/query/);
       await page.goBack();
-      await liveStatus(page).waitFor({ timeout: 10_000 });
+      await liveStatus(page).waitFor({ timeout: 20_000 });
     }
     expect(await page.getByText('Stopped:').count()).toBe(0);
 
     consoleContext.expectClean();
-  }, 60_000);
+  }, 120_000);
+
+  it('keeps retrying while the token holds as many tails as it may, and goes live once one closes', async () => {
+    const page = await openStream(`?dataset=${DATASET}`);
+    await liveStatus(page).waitFor({ timeout: 20_000 });
+    const second = await consoleContext.context.newPage();
+    await second.goto(`${server.url}/app/${org}/stream?dataset=${DATASET}`);
+    await liveStatus(second).waitFor({ timeout: 20_000 });
+
+    const third = await consoleContext.context.newPage();
+    try {
+      await third.goto(`${server.url}/app/${org}/stream?dataset=${DATASET}`);
+      await third.getByRole('status').filter({ hasText: /Reconnecting .*LIVE_TAIL_MAX_PER_TOKEN/ }).waitFor({ timeout: 20_000 });
+      expect(await third.getByText('Stopped:').count()).toBe(0);
+      await second.close();
+      await liveStatus(third).waitFor({ timeout: 30_000 });
+    } finally {
+      await third.close();
+      if (!second.isClosed()) await second.close();
+    }
+    consoleContext.expectClean();
+  }, 120_000);
 
   it("shows the server's refusal when the dataset cannot be followed", async () => {
     const page = await openStream('?dataset=no-such-dataset');

@@ -1,6 +1,7 @@
 // The live tail: a GraphQL subscription over server-sent events (one connection per tail) that
 // reports its connection state, reconnects with a growing delay when the stream drops, and
-// stops for good on an answer that retrying cannot change (no rights, unknown dataset, bad filter).
+// stops for good on an answer that retrying cannot change (no rights, unknown dataset, bad filter);
+// a refusal for holding too many tails is retried, as a tail just closed may not be released yet.
 import { createClient, NetworkError } from 'graphql-sse';
 import { apiHeaders } from './client';
 
@@ -102,6 +103,8 @@ export function openLiveTail(request: LiveTailRequest, handlers: LiveTailHandler
   const connect = () => {
     if (stopped) return;
     let refused: string | undefined;
+    // A cap on tails is reached only for a while: one just closed may not be released yet.
+    let capped = false;
     // While reconnecting, the state keeps saying why until the connection is back.
     if (attempt === 0) handlers.onState({ kind: 'connecting' });
     disposeSubscription = client.subscribe<{ liveEvents: LiveBatch }>(
@@ -111,6 +114,7 @@ export function openLiveTail(request: LiveTailRequest, handlers: LiveTailHandler
           if (stopped) return;
           if (result.errors?.length) {
             refused = result.errors.map((error) => error.message).join('; ');
+            capped = result.errors.every((error) => error.extensions?.code === 'LIMIT_EXCEEDED');
             return;
           }
           const batch = result.data?.liveEvents;
@@ -128,7 +132,8 @@ export function openLiveTail(request: LiveTailRequest, handlers: LiveTailHandler
         },
         complete() {
           if (stopped) return;
-          if (refused !== undefined) handlers.onState({ kind: 'error', message: refused });
+          if (refused !== undefined && !capped) handlers.onState({ kind: 'error', message: refused });
+          else if (refused !== undefined) scheduleReconnect(refused);
           else scheduleReconnect('the server ended the stream');
         },
       },
