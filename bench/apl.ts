@@ -13,7 +13,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createDuckDBRunner, type EngineDeps, executeApl } from '../src/apl';
-import { type DatasetSchema, duckdbTypeOf, type FieldType, quoteIdentifier, SYSTEM_STORED_FIELDS } from '../src/events/layout';
+import type { DatasetSchema } from '../src/fields/schema';
+import { duckdbTypeOf, quoteIdentifier } from '../src/engines/duckdb/layout';
+import type { FieldType } from '../src/fields/types';
+import { SYSTEM_STORED_FIELDS } from '../src/fields/system-fields';
 import { timePaired } from './paired-timing';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);

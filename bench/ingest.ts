@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
-import { quoteIdentifier } from '../src/events/layout';
+import { quoteIdentifier } from '../src/engines/duckdb/layout';
 import { makeEvents, ndjsonBatches, RAW_COLUMNS, type TypedRow, typedRows } from './ingest-events';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

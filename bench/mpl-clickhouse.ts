@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ChdbExecutor } from '../src/events/clickhouse/chdb-executor';
+import { ChdbExecutor } from '../src/engines/clickhouse/chdb-executor';
 import { executeMpl } from '../src/metrics/mpl/execution/execute';
 import { datasetBinding } from '../src/metrics/service';
 import { ClickHouseMetricsStore } from '../src/metrics/store/clickhouse/clickhouse-metrics-store';

@@ -21,7 +21,7 @@ import path from 'node:path';
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { quoteIdentifier } from '../src/events/layout';
+import { quoteIdentifier } from '../src/engines/duckdb/layout';
 import type { DuckDBEventStore } from '../src/events/store/event-store';
 import { ingestBodies, spreadBodies } from './ingest-events';
 

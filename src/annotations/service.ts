@@ -10,7 +10,7 @@ import type { AnnotationRow, Repository } from '../db/repository';
 import type { PrismaClient } from '../db/store';
 import { invalidInput, notFound } from '../errors';
 import { DATASET_NAME, DATASET_NAME_RULE } from '../events/datasets';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 
 export interface AnnotationView {
   id: string;

@@ -14,7 +14,7 @@
 // A console session (the session cookie, when no Authorization header is sent) acts exactly as
 // a personal token of its user would: it resolves to the same kind of Identity, and state-changing
 // requests must also pass the CSRF check (csrf.ts).
-import { BoundedMemo, deepFreeze } from '../bounded-memo';
+import { BoundedMemo, deepFreeze } from '../lib/bounded-memo';
 import type { Repository, RoleGrant, TokenRow } from '../db/repository';
 import { forbidden, invalidInput, unauthenticated } from '../errors';
 import { type CapabilitySet, capabilitySetOf, intersectionOf, unionOf } from './capabilities';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { PrismaClient } from '../db/store';
 import { DomainError, invalidInput, notFound } from '../errors';
 import { RoleDirectory } from '../identity/role-directory';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import { checkPasswordRules } from './passwords';
 import { generateId, hashTokenSecret } from './secrets';
 import type { SignInService } from './sign-in';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { PrismaClient } from '../db/store';
 import { invalidInput, notFound, unauthenticated } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import type { LoginRateLimiter } from './login-rate-limit';
 import { hashPassword, verifyPassword } from './passwords';
 import type { SessionOrigin, SessionService, StartedSession } from './sessions';

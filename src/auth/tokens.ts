@@ -8,7 +8,7 @@ import { firstMissing, parseStored } from './capabilities';
 import { datasetCapabilitiesSchema, orgCapabilitiesSchema, viewCapabilitiesSchema } from './capability-schemas';
 import { type DatasetCapabilities, type OrgCapabilities, type Principal, requireOrgCapability, type ViewCapabilities } from './principal';
 import { generateId, generateTokenSecret, hashTokenSecret } from './secrets';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 
 const dateTime = z.iso
   .datetime({ offset: true, message: 'must be an RFC 3339 date-time' })

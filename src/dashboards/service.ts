@@ -10,7 +10,7 @@ import { type Principal, requireOrgCapability } from '../auth/principal';
 import { generateSortableId } from '../auth/secrets';
 import type { PrismaClient } from '../db/store';
 import { conflict, type DomainError, invalidInput, notFound, preconditionFailed } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import {
   chartPatchRequestSchema,
   DASHBOARD_UID,

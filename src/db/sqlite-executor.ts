@@ -13,7 +13,7 @@
 // So a read still sees the store as it is now; it is only not read twice. Writes on this
 // connection must therefore go through an executor (migrations run before any read).
 import type Database from 'better-sqlite3';
-import { BoundedMemo } from '../bounded-memo';
+import { BoundedMemo } from '../lib/bounded-memo';
 import type { SqlExecutor, SqlStatement, SqlValue } from './sql';
 import { noteSqliteWrite, sqliteWrites } from './sqlite-writes';
 

@@ -15,8 +15,8 @@ import {
 import type { DatasetRow, Repository } from '../db/repository';
 import type { PrismaClient } from '../db/store';
 import { conflict, invalidInput, notFound } from '../errors';
-import { parseInput } from '../validation';
-import { parseDuration } from './duration';
+import { parseInput } from '../lib/validation';
+import { parseDuration } from '../lib/duration';
 
 export const DATASET_NAME_RULE = 'dataset names are 1 to 128 characters of ASCII letters, digits and "-"';
 export const DATASET_NAME = /^[A-Za-z0-9-]{1,128}$/;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { requireOrgCapability, type Principal } from '../auth/principal';
 import { notFound } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import type { DatasetFieldView, DatasetRecord, DatasetService, FieldSource } from './datasets';
 import type { DatasetRef } from './schema/field-registry';
 import type { MapFieldRegistry } from './schema/map-field-registry';

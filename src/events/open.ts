@@ -9,9 +9,9 @@ import { IngestService } from './ingest/ingest-service';
 import { FieldRegistry } from './schema/field-registry';
 import { MapFieldRegistry } from './schema/map-field-registry';
 import { CLICKHOUSE_QUERY_SETTINGS } from '../apl/dialect/clickhouse';
-import { ChdbExecutor } from './clickhouse/chdb-executor';
-import { ClickHouseEventStore } from './clickhouse/clickhouse-store';
-import { HttpExecutor } from './clickhouse/http-executor';
+import { ChdbExecutor } from '../engines/clickhouse/chdb-executor';
+import { ClickHouseEventStore } from './store/clickhouse-store';
+import { HttpExecutor } from '../engines/clickhouse/http-executor';
 import { DuckDBEventStore } from './store/event-store';
 import type { EventStore } from './store/store';
 

@@ -8,7 +8,7 @@ import { hasOrgCapability, hasViewCapability, type Principal } from '../auth/pri
 import type { Repository } from '../db/repository';
 import { forbidden, notFound } from '../errors';
 import { type DatasetRecord, type DatasetService, requireEventsDataset } from './datasets';
-import type { DatasetSchema } from './layout';
+import type { DatasetSchema } from '../fields/schema';
 
 /**
  * May the principal query the view? With the organization's `views` read capability, or with

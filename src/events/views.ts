@@ -9,7 +9,7 @@ import { type Principal, requireOrgCapability } from '../auth/principal';
 import type { Repository } from '../db/repository';
 import type { PrismaClient } from '../db/store';
 import { conflict, forbidden, limitExceeded, notFound } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import { DATASET_NAME_RULE } from './datasets';
 import type { QueryService } from './query-service';
 import { canQueryView } from './view-sources';

@@ -10,10 +10,10 @@ import { type Action, type Principal, requireDatasetCapability } from '../auth/p
 import type { Repository } from '../db/repository';
 import type { PrismaClient } from '../db/store';
 import { conflict, invalidInput, limitExceeded, notFound } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import type { DatasetFieldView, DatasetRecord, DatasetService, FieldSource } from './datasets';
 import { validateFieldName } from './field-names';
-import type { VirtualFieldSource } from './layout';
+import type { VirtualFieldSource } from '../fields/schema';
 import type { FieldRegistry } from './schema/field-registry';
 
 /** Virtual fields one dataset may have. */

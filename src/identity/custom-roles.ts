@@ -9,7 +9,7 @@ import { datasetCapabilitiesSchema, orgCapabilitiesSchema, viewCapabilitiesSchem
 import { type Principal, requireOrgCapability } from '../auth/principal';
 import type { PrismaClient } from '../db/store';
 import { invalidInput, notFound } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import { requireHolds } from './grants';
 import type { RoleDirectory } from './role-directory';
 import { writeWithUniqueName } from './unique-name';

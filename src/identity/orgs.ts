@@ -9,7 +9,7 @@ import type { Principal } from '../auth/principal';
 import { generateOrgId } from '../auth/secrets';
 import type { PrismaClient } from '../db/store';
 import { forbidden, invalidInput, notFound } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 
 /** The one deployment an organization's data lives in, as Axiom names edge deployments. */
 export const EDGE_DEPLOYMENT = 'local';

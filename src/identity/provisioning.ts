@@ -16,7 +16,7 @@ import type { LeaderHandle, Leases } from '../db/lease';
 import type { PrismaClient } from '../db/store';
 import { forbidden, notFound, rateLimited } from '../errors';
 import type { DatasetStorage } from '../events/datasets';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import { EDGE_DEPLOYMENT, type OrgService, type OrgView, requireEdgeDeployment } from './orgs';
 
 export const PROVISIONED_ORG_TTL_MS = 24 * 3_600_000;

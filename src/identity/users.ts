@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { type Principal, requireOrgCapability } from '../auth/principal';
 import type { PrismaClient } from '../db/store';
 import { conflict, forbidden, invalidInput, notFound } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import { requireHolds } from './grants';
 import type { RoleDirectory } from './role-directory';
 

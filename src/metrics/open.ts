@@ -3,7 +3,7 @@
 // the event store's executor, so every instance sharing it sees the same metrics), the dataset
 // storage that creates and drops metrics datasets' tables, and the metrics service the doors call.
 import type { Config } from '../config';
-import { ClickHouseEventStore } from '../events/clickhouse/clickhouse-store';
+import { ClickHouseEventStore } from '../events/store/clickhouse-store';
 import type { DatasetService, DatasetStorage } from '../events/datasets';
 import type { IngestService } from '../events/ingest/ingest-service';
 import type { EventStore } from '../events/store/store';

@@ -8,7 +8,7 @@ import type { IngestBody } from '../events/ingest/ingest-service';
 import type { OtlpEncoding, PartialSuccess } from '../shippers/otlp/codec';
 import { DomainError, invalidInput, notFound, unsupportedMediaType } from '../errors';
 import { type DatasetRecord, type DatasetService, requireMetricsDataset } from '../events/datasets';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import type { SeriesPoints } from './model';
 import { readMetrics } from './otlp';
 import { executeMpl, MAX_SERIES, type MplRequest } from './mpl/execution/execute';

@@ -10,7 +10,7 @@ import { generateSortableId } from '../auth/secrets';
 import type { PrismaClient } from '../db/store';
 import { forbidden, notFound } from '../errors';
 import { DATASET_NAME, DATASET_NAME_RULE } from '../events/datasets';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 
 export interface StarredQueryView {
   id: string;

@@ -1,8 +1,9 @@
 // Runs one query end to end: parse, resolve datasets, analyze, apply the request (time range,
 // cursor, limits), compile for the dialect, execute within the time budget, and shape the
 // answer as a QueryResult.
-import { BoundedMemo, deepFreeze } from '../../bounded-memo';
-import { type DatasetSchema, SYSTEM_FIELDS } from '../../events/layout';
+import { BoundedMemo, deepFreeze } from '../../lib/bounded-memo';
+import type { DatasetSchema } from '../../fields/schema';
+import { SYSTEM_FIELDS } from '../../fields/system-fields';
 import { DomainError, invalidInput, notFound, timedOut, unavailable } from '../../errors';
 import { type CompiledSql, type SqlDialect, STRING_TOO_LONG } from '../dialect/dialect';
 import { duckdbDialect } from '../dialect/duckdb';

@@ -4,7 +4,7 @@
 // `text`, `tool_use`, `tool_result`) and the OpenTelemetry GenAI conventions' messages (`parts`
 // of type `text`, `tool_call`, `tool_call_response`, and `finish_reason`). Every shape is first
 // read into one normalized form; each function then answers from that. The README ("LLM costs")
-// documents the rules. Run inside DuckDB as a vectorized function (./genai-udfs.ts).
+// documents the rules. Run inside DuckDB as a vectorized function (src/engines/duckdb/genai-udfs.ts).
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
 
 export interface ToolCall {

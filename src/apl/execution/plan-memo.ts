@@ -4,8 +4,8 @@
 // settings, so a plan is reused only when every one of those is the same object or value.
 // Datasets are still resolved (and access checked) on every request; plans that read the clock
 // (`now()`, `ago()`) or a view, or whose window is open-ended, are never remembered.
-import { BoundedMemo } from '../../bounded-memo';
-import type { DatasetSchema } from '../../events/layout';
+import { BoundedMemo } from '../../lib/bounded-memo';
+import type { DatasetSchema } from '../../fields/schema';
 
 const PLANS_PER_ENGINE = 256;
 

@@ -7,7 +7,7 @@ import type { DatasetRef } from '../schema/field-registry';
 import type { EventStore } from '../store/store';
 import { type BodyFormat, bodyFormatOf, decodeBody } from './content';
 import { compileGoLayout, type TimeLayoutParser } from './go-time-layout';
-import { nestsDeeperThan } from '../../json-depth';
+import { nestsDeeperThan } from '../../lib/json-depth';
 import { MAX_BODY_BYTES, MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_EVENTS_PER_REQUEST, MAX_FIELD_NAME_BYTES } from './limits';
 import { type EventVisitor, isPlainObject, type RawEvent, readBody, tooManyEvents, withLabels } from './parse-body';
 import { type EventFailure, EventPreparer, measureEventSize, type PreparedBatch } from './prepare';

@@ -9,8 +9,8 @@
 // between the two commits.
 import type { Repository } from '../../db/repository';
 import { METRICS_KIND } from '../datasets';
-import type { DatasetSchema, StoredField } from '../layout';
-import { SYSTEM_STORED_FIELDS } from '../layout';
+import type { DatasetSchema, StoredField } from '../../fields/schema';
+import { SYSTEM_STORED_FIELDS } from '../../fields/system-fields';
 import type { EventStore, StoredColumn } from '../store/store';
 
 /** A dataset as storage sees it: its id, its name and the table holding its events. */

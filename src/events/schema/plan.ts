@@ -3,8 +3,8 @@
 // dataset's field limit and so fail. The common case (no limit reached) looks at each field of
 // the batch once; only when the limit bites are events looked at one by one.
 import { type BatchField, type FieldValue, fieldTypeOf, type PreparedBatch } from '../ingest/prepare';
-import { type FieldType, widenFieldType } from '../layout';
-import type { NewColumn, StoredColumn } from '../store/event-store';
+import { type FieldType, widenFieldType } from '../../fields/types';
+import type { NewColumn, StoredColumn } from '../store/store';
 
 export interface SchemaPlan {
   /** Fields the batch introduces, in the order met, with their types. */

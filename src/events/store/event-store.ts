@@ -1,132 +1,36 @@
-// The embedded DuckDB event store: one table per dataset in the layout of `../layout.ts`.
-// Writes go through a small pool of write connections, one transaction per batch (schema
+// The embedded DuckDB event store: one table per dataset in the layout of
+// `src/engines/duckdb/layout.ts`. Writes go through a small pool of write connections, one transaction per batch (schema
 // changes and rows commit together, into DuckDB's write-ahead log); queries run on their own
 // read connections, so a slow query never holds up ingest. Callers serialize writes to one
-// table (see DatasetEvents); different tables are written side by side.
-//
-// DuckDB invalidates a database after a fatal error (a checkpoint that fails, a commit that
-// cannot complete): every later statement fails until the database is opened again. The store
-// notices such errors, reports itself unhealthy, waits for the statements in flight, and opens
-// the database again; DuckDB replays its write-ahead log, so every acknowledged write is back.
-// Statements issued meanwhile wait for the reopened database.
+// table (see DatasetEvents); different tables are written side by side. The database reopens
+// itself after a fatal error (see DuckDBDatabase), and the store reloads its tables then.
 import { statSync } from 'node:fs';
-import { type DuckDBConnection, type DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
-import type { Logger } from 'pino';
+import { type DuckDBConnection, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
 import { duckdbDialect } from '../../apl/dialect/duckdb';
 import { goDurationSql } from '../../apl/dialect/duckdb/formatting';
-import { registerAplFunctions } from '../../apl/execution/duckdb-runner';
-import { ensurePriceTable, installPriceTable, type PriceTableRow } from '../../apl/execution/price-table';
+import { registerAplFunctions } from '../../engines/duckdb/apl-runner';
+import { ensurePriceTable, installPriceTable } from '../../engines/duckdb/price-table';
+import type { PriceTableRow } from '../../engines/price-rows';
 import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
 import { runnerOver } from '../../apl/execution/store-runner';
-import { unavailable } from '../../errors';
-import {
-  columnComment,
-  columnReadSql,
-  duckdbTypeOf,
-  type FieldType,
-  isMixedType,
-  type MixedColumnType,
-  physicalTypeOf,
-  quoteIdentifier,
-  quoteLiteral,
-  readColumnComment,
-  ROW_ID_FIELD,
-  SYS_TIME_FIELD,
-  SYSTEM_STORED_FIELDS,
-  TIME_FIELD,
-} from '../layout';
-import { appendColumns, type ChunkColumn, type ColumnValue } from './chunk-writer';
-import { ConnectionPool } from './connection-pool';
-import { type DuckDBOptions, openDuckDB } from './instance';
-import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from './query-runner';
-import type { EventStore } from './store';
-
-/** A column of a dataset table and the field it holds. */
-export interface StoredColumn {
-  column: string;
-  /** The field name users see: the column's comment when it differs from the column name. */
-  field: string;
-  type: FieldType;
-  /** Set when a mixed field is kept as a VARIANT (see `MixedColumnType`). */
-  storedAs?: 'VARIANT';
-}
-
-export interface NewColumn {
-  column: string;
-  field: string;
-  type: FieldType;
-}
-
-export interface AppendBatch {
-  table: string;
-  /** The table's columns the batch was planned against (before the changes below). */
-  layout: readonly StoredColumn[];
-  /** Columns to add before the rows, in this order. */
-  addColumns: NewColumn[];
-  /** Existing columns whose type widens before the rows (see `widenFieldType`). */
-  widenColumns: { column: string; type: FieldType }[];
-  rowCount: number;
-  /** `_time` of each row, nanoseconds since the epoch. */
-  times: bigint[];
-  /** `_sysTime` of every row: when the request was received. */
-  sysTime: bigint;
-  /** Values by column name, one per row (undefined = null); columns not named are null. */
-  values: Map<string, (ColumnValue | undefined)[]>;
-}
-
-export interface AppendResult {
-  /** `_rowId` of the first row; the others follow, rising. */
-  firstRowId: bigint;
-  /** Data chunks (vectors of up to 2048 rows) written. */
-  chunks: number;
-}
+import { columnComment, columnReadSql, duckdbTypeOf, type MixedColumnType, physicalTypeOf, quoteIdentifier, quoteLiteral, readColumnComment } from '../../engines/duckdb/layout';
+import { type FieldType, isMixedType } from '../../fields/types';
+import { ROW_ID_FIELD, SYS_TIME_FIELD, SYSTEM_STORED_FIELDS, TIME_FIELD } from '../../fields/system-fields';
+import { appendColumns, type ChunkColumn } from '../../engines/duckdb/chunk-writer';
+import type { ColumnValue } from '../../engines/column-value';
+import { type ConnectionLender, DuckDBDatabase, type DuckDBDatabaseOptions } from '../../engines/duckdb/database';
+import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from '../../engines/duckdb/query-runner';
+import type { AppendBatch, AppendResult, EventStore, StoredColumn, StoreHealth } from './store';
 
 /** DuckDB's settings (`memoryLimit` defaults to 1GB here), the connections, and mixed-type storage. */
-export interface EventStoreOptions extends DuckDBOptions {
-  writeConnections?: number;
-  readConnections?: number;
+export interface EventStoreOptions extends Omit<DuckDBDatabaseOptions, 'label'> {
   /** Statements the query engine keeps prepared per read connection (default 32; 0: none). */
   preparedStatements?: number;
-  logger?: Logger;
   /**
    * The DuckDB type new mixed-type fields get (default JSON). VARIANT needs a database file
    * created in DuckDB's storage format v1.5 or later, which the store then creates new files in.
    */
   mixedColumns?: MixedColumnType;
-}
-
-export interface StoreHealth {
-  state: 'ok' | 'recovering' | 'failed';
-  /** Why the store is not ok: the fatal error it is recovering from. */
-  reason?: string;
-}
-
-/** One opened database with its connections; replaced whole when the store reopens. */
-interface Generation {
-  instance: DuckDBInstance;
-  writers: ConnectionPool;
-  readers: ConnectionPool;
-  /** A connection of its own for health probes, so a probe never waits behind queries. */
-  probe?: DuckDBConnection;
-}
-
-/**
- * Errors after which DuckDB's in-memory state cannot be trusted: fatal and internal errors
- * invalidate the database, and a commit that fails half-way (e.g. out of memory while
- * checkpointing) can leave it inconsistent.
- */
-export function isFatalStoreError(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /^(FATAL|INTERNAL) Error|database has been invalidated|Failed to commit/.test(message);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A promise and the function that resolves it. */
-function signal(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
 }
 
 /** The first DuckDB storage format that holds VARIANT columns. */
@@ -173,182 +77,71 @@ export class DuckDBEventStore implements EventStore {
   readonly aplRunner: AplRunner = runnerOver(this);
   private readonly tables = new Map<string, StoredColumn[]>();
   private nextRowId = 1n;
-  private closing: Promise<void> | undefined;
-  private generation: Generation;
-  private recovery: Promise<void> | undefined;
-  private healthState: StoreHealth = { state: 'ok' };
-  /** Run on every opened database (functions registered on a connection serve the instance). */
-  private readonly openHooks: ((connection: DuckDBConnection) => Promise<void> | void)[] = [];
-  private readonly reopenListeners: (() => Promise<unknown> | unknown)[] = [];
-  private probing: Promise<void> | undefined;
-  private healthChanged = signal();
-  private lastProbeAt = 0;
   private readonly mixedColumns: MixedColumnType;
   readonly queries: QueryRunner;
+  private database!: DuckDBDatabase;
 
   private constructor(
-    generation: Generation,
     readonly databasePath: string,
-    private readonly options: EventStoreOptions,
+    options: EventStoreOptions,
   ) {
-    this.generation = generation;
     this.mixedColumns = options.mixedColumns ?? 'JSON';
     this.queries = new QueryRunner((task) => this.useReader(task), options.preparedStatements);
   }
 
   static async open(databasePath: string, options: EventStoreOptions = {}): Promise<DuckDBEventStore> {
-    const store = new DuckDBEventStore(await DuckDBEventStore.openGeneration(databasePath, options), databasePath, options);
-    await store.loadTables();
+    const store = new DuckDBEventStore(databasePath, options);
+    store.database = await DuckDBDatabase.open(
+      databasePath,
+      {
+        ...options,
+        memoryLimit: options.memoryLimit ?? '1GB',
+        ...(options.mixedColumns === 'VARIANT' ? { storageVersion: VARIANT_STORAGE_VERSION } : {}),
+      },
+      (useWriter) => store.loadTables(useWriter),
+    );
     // The functions the DuckDB dialect uses that DuckDB lacks serve every connection, also after
     // a reopen.
     await store.onOpen(registerAplFunctions);
     return store;
   }
 
-  private static async openGeneration(databasePath: string, options: EventStoreOptions): Promise<Generation> {
-    const instance = await openDuckDB(databasePath, {
-      ...options,
-      memoryLimit: options.memoryLimit ?? '1GB',
-      ...(options.mixedColumns === 'VARIANT' ? { storageVersion: VARIANT_STORAGE_VERSION } : {}),
-    });
-    return {
-      instance,
-      writers: new ConnectionPool(instance, options.writeConnections ?? 4),
-      readers: new ConnectionPool(instance, options.readConnections ?? 4),
-    };
-  }
-
   /** Whether the store can serve, and why not. */
   health(): StoreHealth {
-    return { ...this.healthState };
+    return this.database.health();
   }
 
   /**
    * The store's health for a health check: answers at once with what is known, and checks in
-   * the background, at most once a second, that the database still answers (on a connection of
-   * its own, so a check never waits behind queries). An invalidated database starts the recovery.
+   * the background, at most once a second, that the database still answers. An invalidated
+   * database starts the recovery.
    */
   probe(): StoreHealth {
-    if (this.healthState.state === 'ok' && !this.closing && !this.probing && Date.now() - this.lastProbeAt >= 1000) {
-      this.lastProbeAt = Date.now();
-      this.probing = this.probeGeneration(this.generation).finally(() => {
-        this.probing = undefined;
-      });
-    }
-    return this.health();
-  }
-
-  private async probeGeneration(generation: Generation): Promise<void> {
-    try {
-      generation.probe ??= await generation.instance.connect();
-      await generation.probe.run('SELECT 1');
-    } catch (error) {
-      if (isFatalStoreError(error)) void this.recover(generation, error instanceof Error ? error.message.split('\n')[0]! : String(error));
-    }
+    return this.database.probe();
   }
 
   /** Registers work to run on each opened database (now, and again after every reopen). */
-  async onOpen(hook: (connection: DuckDBConnection) => Promise<void> | void): Promise<void> {
-    this.openHooks.push(hook);
-    await this.useReader(async (connection) => hook(connection));
+  onOpen(hook: (connection: DuckDBConnection) => Promise<void> | void): Promise<void> {
+    return this.database.onOpen(hook);
   }
 
   /** Runs after each reopen, once the tables are loaded (e.g. to bring registries in step). */
   onReopened(listener: () => Promise<unknown> | unknown): void {
-    this.reopenListeners.push(listener);
+    this.database.onReopened(listener);
   }
 
-  private setHealth(health: StoreHealth): void {
-    this.healthState = health;
-    const changed = this.healthChanged;
-    this.healthChanged = signal();
-    changed.resolve();
+  private useWriter<T>(task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.database.useWriter(task);
   }
 
-  /** Waits while the store reopens; refuses when it could not (it keeps retrying meanwhile). */
-  private async ready(): Promise<Generation> {
-    while (this.healthState.state === 'recovering') await this.healthChanged.promise;
-    if (this.closing) throw new Error('the event store is closed');
-    if (this.healthState.state === 'failed') {
-      throw unavailable(`the event store is unavailable: ${this.healthState.reason ?? 'it could not be opened'}; retry later`);
-    }
-    return this.generation;
-  }
-
-  private async useWriter<T>(task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.watched(await this.ready(), (generation) => generation.writers.use(task));
-  }
-
-  private async useReader<T>(task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.watched(await this.ready(), (generation) => generation.readers.use(task));
-  }
-
-  /** Runs work on a generation; a fatal error starts the recovery and reads as "unavailable". */
-  private async watched<T>(generation: Generation, work: (generation: Generation) => Promise<T>): Promise<T> {
-    try {
-      return await work(generation);
-    } catch (error) {
-      if (this.closing) throw error;
-      if (isFatalStoreError(error)) {
-        void this.recover(generation, error instanceof Error ? error.message.split('\n')[0]! : String(error));
-        throw unavailable('the event store hit a fatal error and is reopening; this request was not acknowledged, retry shortly');
-      }
-      // Statements interrupted by a recovery fail on their own; say why.
-      if (generation !== this.generation || this.recovery) throw unavailable('the event store is reopening; retry shortly');
-      throw error;
-    }
-  }
-
-  /**
-   * Reopens the database after a fatal error: stops the statements in flight, waits for every
-   * connection to come back, closes the old instance and opens the file again (DuckDB replays
-   * its write-ahead log), then reloads the tables and runs the open hooks. Retries with backoff
-   * while the file cannot be opened.
-   */
-  private recover(failed: Generation, reason: string): Promise<void> {
-    if (failed !== this.generation || this.closing) return this.recovery ?? Promise.resolve();
-    this.recovery ??= (async () => {
-      this.setHealth({ state: 'recovering', reason });
-      this.options.logger?.error({ reason }, 'the event store hit a fatal error; reopening it');
-      const closed = Promise.all([failed.readers.close(), failed.writers.close()]);
-      // Statements still running on the invalidated database are stopped, until all are back.
-      let done = false;
-      void closed.then(() => (done = true));
-      while (!done) {
-        failed.readers.interruptAll();
-        failed.writers.interruptAll();
-        await Promise.race([closed, sleep(250)]);
-      }
-      await this.probing;
-      failed.probe?.closeSync();
-      failed.instance.closeSync();
-      for (let attempt = 0; !this.closing; attempt++) {
-        try {
-          this.generation = await DuckDBEventStore.openGeneration(this.databasePath, this.options);
-          await this.loadTables();
-          for (const hook of this.openHooks) await this.generation.readers.use(async (connection) => hook(connection));
-          this.setHealth({ state: 'ok' });
-          this.options.logger?.warn('the event store was reopened');
-          for (const listener of this.reopenListeners) {
-            await Promise.resolve(listener()).catch((error: unknown) => this.options.logger?.error({ err: error }, 'after reopening the event store'));
-          }
-          return;
-        } catch (error) {
-          this.setHealth({ state: 'failed', reason: `${reason}; reopening failed: ${(error as Error).message.split('\n')[0]}` });
-          this.options.logger?.error({ err: error }, 'could not reopen the event store; retrying');
-          await sleep(Math.min(30_000, 500 * 2 ** attempt));
-        }
-      }
-    })().finally(() => {
-      this.recovery = undefined;
-    });
-    return this.recovery;
+  private useReader<T>(task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.database.useReader(task);
   }
 
   /** Reads every table's columns and the highest `_rowId`, so a restart continues where it was. */
-  private async loadTables(): Promise<void> {
+  private async loadTables(useWriter: ConnectionLender): Promise<void> {
     this.tables.clear();
-    await this.generation.writers.use(async (connection) => {
+    await useWriter(async (connection) => {
       const reader = await connection.runAndReadAll(
         `SELECT table_name, column_name, data_type, comment FROM duckdb_columns()
          WHERE database_name = current_database() AND schema_name = 'main' ORDER BY table_name, column_index`,
@@ -575,18 +368,6 @@ export class DuckDBEventStore implements EventStore {
 
   /** Writes the log into the database file and closes; call after writes and queries stop. */
   close(): Promise<void> {
-    this.closing ??= (async () => {
-      await this.recovery;
-      const { instance, readers, writers } = this.generation;
-      try {
-        if (this.healthState.state === 'ok') await writers.use((connection) => connection.run('CHECKPOINT'));
-      } finally {
-        await Promise.all([readers.close(), writers.close()]);
-        await this.probing;
-        this.generation.probe?.closeSync();
-        instance.closeSync();
-      }
-    })();
-    return this.closing;
+    return this.database.close();
   }
 }

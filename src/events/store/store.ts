@@ -1,16 +1,61 @@
 // The event store seam: what ingest, dataset management and queries need from whatever holds
 // the events. Two implementations: DuckDB embedded in the process (`event-store.ts`, the
-// default) and ClickHouse, a server or embedded (`../clickhouse/clickhouse-store.ts`). Both keep
-// the layout of `../layout.ts`: one table per dataset, system columns, one typed column per
-// field, the field name and type readable back from the table alone.
+// default) and ClickHouse, a server or embedded (`clickhouse-store.ts`), each over its engine's
+// plumbing in `src/engines/`. Both keep one layout (`src/engines/duckdb/layout.ts`,
+// `src/engines/clickhouse/layout.ts`): one table per dataset, system columns, one typed column
+// per field, the field name and type readable back from the table alone.
 import type { SqlDialect } from '../../apl/dialect/dialect';
-import type { PriceTableRow } from '../../apl/execution/price-table';
+import type { PriceTableRow } from '../../engines/price-rows';
 import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
-import type { AppendBatch, AppendResult, StoredColumn, StoreHealth } from './event-store';
-import type { QueryOptions, QueryParams, QueryResult } from './query-runner';
+import type { EngineHealth } from '../../engines/health';
+import type { ColumnValue } from '../../engines/column-value';
+import type { FieldType } from '../../fields/types';
+import type { QueryOptions, QueryParams, QueryResult } from '../../engines/duckdb/query-runner';
 
-export type { AppendBatch, AppendResult, NewColumn, StoredColumn, StoreHealth } from './event-store';
-export type { QueryOptions, QueryParams, QueryResult } from './query-runner';
+export type { QueryOptions, QueryParams, QueryResult } from '../../engines/duckdb/query-runner';
+
+/** Whether the store can serve, and why not. */
+export type StoreHealth = EngineHealth;
+
+/** A column of a dataset table and the field it holds. */
+export interface StoredColumn {
+  column: string;
+  /** The field name users see: the column's comment when it differs from the column name. */
+  field: string;
+  type: FieldType;
+  /** Set when a mixed field is kept as a VARIANT (see `MixedColumnType`). */
+  storedAs?: 'VARIANT';
+}
+
+export interface NewColumn {
+  column: string;
+  field: string;
+  type: FieldType;
+}
+
+export interface AppendBatch {
+  table: string;
+  /** The table's columns the batch was planned against (before the changes below). */
+  layout: readonly StoredColumn[];
+  /** Columns to add before the rows, in this order. */
+  addColumns: NewColumn[];
+  /** Existing columns whose type widens before the rows (see `widenFieldType`). */
+  widenColumns: { column: string; type: FieldType }[];
+  rowCount: number;
+  /** `_time` of each row, nanoseconds since the epoch. */
+  times: bigint[];
+  /** `_sysTime` of every row: when the request was received. */
+  sysTime: bigint;
+  /** Values by column name, one per row (undefined = null); columns not named are null. */
+  values: Map<string, (ColumnValue | undefined)[]>;
+}
+
+export interface AppendResult {
+  /** `_rowId` of the first row; the others follow, rising. */
+  firstRowId: bigint;
+  /** Data chunks (vectors of up to 2048 rows) written. */
+  chunks: number;
+}
 
 export interface EventStore {
   /** Which engine holds the events. */

@@ -1,7 +1,7 @@
 // What a metrics dataset holds over a time range, for the discovery routes: its metrics with
 // their type, temporality and unit, its tags, and the values of a tag. A series counts when it
 // has a point in the range; its tags and metadata come from the series table.
-import type { QueryRunner } from '../../events/store/query-runner';
+import type { QueryRunner } from '../../engines/duckdb/query-runner';
 import { type TagEntry, tagValueOf } from '../mpl/execution/result';
 import { metricsTablesOf, quoteIdentifier } from './layout';
 import type { MetricsInfo } from './store';

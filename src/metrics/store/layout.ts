@@ -11,7 +11,7 @@
 //   buckets, summaries): `series_id`, `t`, `count`, `sum`, `min`, `max`, `bounds` (upper bounds,
 //   the last bucket unbounded), `counts`, `quantiles` and `qvalues`.
 // A query selects series on the small series table first and reads the points of those ids only.
-import { quoteIdentifier } from '../../events/layout';
+import { quoteIdentifier } from '../../engines/duckdb/layout';
 
 export { quoteIdentifier };
 
@@ -19,7 +19,10 @@ export { quoteIdentifier };
 export const TAG_VALUE_TYPE = 'UNION(s VARCHAR, i BIGINT, f DOUBLE, b BOOLEAN)';
 export const TAGS_TYPE = `MAP(VARCHAR, ${TAG_VALUE_TYPE})`;
 
-/** The union member holding each tag type. */
+/**
+ * The letter of each tag type: the union member holding it here, and in ClickHouse the first
+ * character of a stored tag value.
+ */
 export const TAG_MEMBER = { string: 's', int: 'i', float: 'f', bool: 'b' } as const;
 
 /**

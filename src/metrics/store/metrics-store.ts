@@ -11,18 +11,17 @@ import {
   type DuckDBAppender,
   type DuckDBConnection,
   DuckDBDataChunk,
-  type DuckDBInstance,
   type DuckDBVector,
   LIST,
   listValue,
   UINTEGER,
   VARCHAR,
 } from '@duckdb/node-api';
-import { quoteLiteral } from '../../events/layout';
-import { KeyedLock } from '../../events/keyed-lock';
-import { ConnectionPool } from '../../events/store/connection-pool';
-import { type DuckDBOptions, openDuckDB } from '../../events/store/instance';
-import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from '../../events/store/query-runner';
+import { quoteLiteral } from '../../engines/duckdb/layout';
+import { KeyedLock } from '../../lib/keyed-lock';
+import { type ConnectionLender, DuckDBDatabase } from '../../engines/duckdb/database';
+import type { DuckDBOptions } from '../../engines/duckdb/instance';
+import { QueryRunner, type QueryOptions, type QueryParams, type QueryResult } from '../../engines/duckdb/query-runner';
 import { notFound } from '../../errors';
 import { type DistributionValue, type MetricDescriptor, type MetricType, pointClassOf, type SeriesPoints, type TagValue } from '../model';
 import type { CompiledMetricsSql, SeriesRow } from '../mpl/dialect/dialect';
@@ -67,32 +66,28 @@ export class DuckDBMetricsStore implements MetricsStore {
   private readonly lock = new KeyedLock();
   private closing: Promise<void> | undefined;
   readonly queries: QueryRunner;
+  /** The database, reopened by itself after a fatal error (the series are loaded again then). */
+  private database!: DuckDBDatabase;
 
-  private constructor(
-    private readonly instance: DuckDBInstance,
-    readonly databasePath: string,
-    private readonly writers: ConnectionPool,
-    private readonly readers: ConnectionPool,
-  ) {
-    this.queries = new QueryRunner((task) => this.readers.use(task));
+  private constructor(readonly databasePath: string) {
+    this.queries = new QueryRunner((task) => this.database.useReader(task));
     this.info = new MetricsInfoQueries(this.queries);
   }
 
   static async open(databasePath: string, options: MetricsStoreOptions = {}): Promise<DuckDBMetricsStore> {
-    const instance = await openDuckDB(databasePath, options);
-    const store = new DuckDBMetricsStore(
-      instance,
+    const store = new DuckDBMetricsStore(databasePath);
+    store.database = await DuckDBDatabase.open(
       databasePath,
-      new ConnectionPool(instance, 2),
-      new ConnectionPool(instance, options.readConnections ?? 4),
+      { ...options, writeConnections: 2, readConnections: options.readConnections ?? 4, label: 'metrics store' },
+      (useWriter) => store.load(useWriter),
     );
-    await store.load();
     return store;
   }
 
   /** Reads every dataset's series into memory, so a restart continues where it was. */
-  private async load(): Promise<void> {
-    await this.writers.use(async (connection) => {
+  private async load(useWriter: ConnectionLender): Promise<void> {
+    this.datasets.clear();
+    await useWriter(async (connection) => {
       const tables = await connection.runAndReadAll(
         `SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'`,
       );
@@ -134,7 +129,7 @@ export class DuckDBMetricsStore implements MetricsStore {
   async createDataset(table: string): Promise<void> {
     await this.lock.run(table, async () => {
       if (this.datasets.has(table)) return;
-      await this.writers.use(async (connection) => {
+      await this.database.useWriter(async (connection) => {
         for (const sql of createTablesSql(table)) await connection.run(sql);
       });
       this.datasets.set(table, { table, byKey: new Map(), metrics: new Map(), nextId: 1 });
@@ -143,7 +138,7 @@ export class DuckDBMetricsStore implements MetricsStore {
 
   async dropDataset(table: string): Promise<void> {
     await this.lock.run(table, async () => {
-      await this.writers.use(async (connection) => {
+      await this.database.useWriter(async (connection) => {
         for (const sql of dropTablesSql(table)) await connection.run(sql);
       });
       this.datasets.delete(table);
@@ -197,7 +192,7 @@ export class DuckDBMetricsStore implements MetricsStore {
         else for (const value of series.distributions) dists.values.push(value);
       }
       const names = metricsTablesOf(table);
-      const chunks = await this.writers.use(async (connection) => {
+      const chunks = await this.database.useWriter(async (connection) => {
         await connection.run('BEGIN TRANSACTION');
         try {
           if (created.length > 0) await insertSeries(connection, names.series, created);
@@ -237,7 +232,7 @@ export class DuckDBMetricsStore implements MetricsStore {
       if (!this.datasets.has(table)) return 0;
       const cut = Math.floor(olderThan.getTime() / 1000);
       const names = metricsTablesOf(table);
-      return this.writers.use(async (connection) => {
+      return this.database.useWriter(async (connection) => {
         const points = await connection.run(`DELETE FROM ${quoteIdentifier(names.points)} WHERE t < ${cut}`);
         const dists = await connection.run(`DELETE FROM ${quoteIdentifier(names.dists)} WHERE t < ${cut}`);
         return points.rowsChanged + dists.rowsChanged;
@@ -251,7 +246,7 @@ export class DuckDBMetricsStore implements MetricsStore {
       const state = this.datasets.get(table);
       if (!state) return 0;
       const names = metricsTablesOf(table);
-      const removed = await this.writers.use(async (connection) => {
+      const removed = await this.database.useWriter(async (connection) => {
         const reader = await connection.runAndReadAll(
           `DELETE FROM ${quoteIdentifier(names.series)} WHERE id NOT IN (SELECT series_id FROM ${quoteIdentifier(names.points)}
            UNION ALL SELECT series_id FROM ${quoteIdentifier(names.dists)}) RETURNING id`,
@@ -286,7 +281,7 @@ export class DuckDBMetricsStore implements MetricsStore {
   }
 
   async checkpoint(): Promise<void> {
-    await this.writers.use((connection) => connection.run('CHECKPOINT'));
+    await this.database.useWriter((connection) => connection.run('CHECKPOINT'));
   }
 
   /** Resolves once every queued write has settled. */
@@ -297,13 +292,7 @@ export class DuckDBMetricsStore implements MetricsStore {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.lock.idle();
-      try {
-        await this.checkpoint();
-      } finally {
-        await this.readers.close();
-        await this.writers.close();
-        this.instance.closeSync();
-      }
+      await this.database.close();
     })();
     return this.closing;
   }

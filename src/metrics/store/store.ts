@@ -2,8 +2,8 @@
 // whichever engine holds it: the embedded DuckDB file (`metrics-store.ts`) or the ClickHouse
 // the events live in (`clickhouse/clickhouse-metrics-store.ts`). Each store brings the MPL
 // dialect and the discovery queries that read its own layout.
-import type { QueryOptions } from '../../events/store/query-runner';
-import { resultTooLarge } from '../../events/store/result-size';
+import type { QueryOptions } from '../../engines/duckdb/query-runner';
+import { resultTooLarge } from '../../engines/result-size';
 import type { MetricDescriptor, MetricType, PointClass, SeriesPoints } from '../model';
 import type { CompiledMetricsSql, MetricsDialect, SeriesRow } from '../mpl/dialect/dialect';
 import type { InfoRange, MetricInfo, TagValueJson } from './info';

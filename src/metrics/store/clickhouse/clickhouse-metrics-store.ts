@@ -7,12 +7,12 @@
 // ClickHouse has no transaction over several tables: a write inserts the series, then the
 // scalar points, then the distribution points, each acknowledged once stored; a failure part-way
 // leaves the earlier inserts (series rows without points are what vacuum removes).
-import { createClickHouseRunner } from '../../../apl/execution/clickhouse-runner';
+import { createClickHouseRunner } from '../../../engines/clickhouse/apl-runner';
 import type { QueryRunner as AplRunner } from '../../../apl/execution/runner';
-import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, type ClickHouseSettings, decodeRows, insertSettings } from '../../../events/clickhouse/executor';
-import { quoteLiteral } from '../../../events/clickhouse/layout';
-import { escapeText } from '../../../events/clickhouse/tsv';
-import { KeyedLock } from '../../../events/keyed-lock';
+import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, type ClickHouseSettings, decodeRows, insertSettings } from '../../../engines/clickhouse/executor';
+import { quoteLiteral } from '../../../engines/clickhouse/layout';
+import { escapeText } from '../../../engines/clickhouse/tsv';
+import { KeyedLock } from '../../../lib/keyed-lock';
 import { notFound } from '../../../errors';
 import { type DistributionValue, type MetricType, pointClassOf, type SeriesPoints, type Tags } from '../../model';
 import type { CompiledMetricsSql, SeriesRow } from '../../mpl/dialect/dialect';

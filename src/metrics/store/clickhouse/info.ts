@@ -1,8 +1,8 @@
 // The discovery queries (metrics, tags, tag values, find) over the ClickHouse layout of a
 // metrics dataset: the questions of ../info.ts, answered the same way. A series counts when it
 // has a point in the range; its tags and description come from its latest series row (FINAL).
-import { type ClickHouseExecutor, type ClickHouseSettings, decodeRows } from '../../../events/clickhouse/executor';
-import { quoteLiteral } from '../../../events/clickhouse/layout';
+import { type ClickHouseExecutor, type ClickHouseSettings, decodeRows } from '../../../engines/clickhouse/executor';
+import { quoteLiteral } from '../../../engines/clickhouse/layout';
 import { type TagEntry, tagValueOf } from '../../mpl/execution/result';
 import { compareTagValues, type InfoRange, type MetricInfo, metricInfoOf, type TagValueJson } from '../info';
 import { withoutNul } from '../series-key';

@@ -15,14 +15,11 @@
 // With a cluster (`CLICKHOUSE_CLUSTER`), as for events: replicated `<name>_local` tables on every
 // node and Distributed tables over them (see createTablesSql).
 import { createHash } from 'node:crypto';
-import { createTableSql, onCluster, quoteIdentifier, storedTable } from '../../../events/clickhouse/layout';
+import { createTableSql, onCluster, quoteIdentifier, storedTable } from '../../../engines/clickhouse/layout';
 import type { TagValue } from '../../model';
-import { metricsTablesOf } from '../layout';
+import { metricsTablesOf, TAG_MEMBER } from '../layout';
 
 export { metricsTablesOf, onCluster, quoteIdentifier, storedTable };
-
-/** The type letter of each tag type, first character of a stored tag value. */
-export const TAG_LETTER = { string: 's', int: 'i', float: 'f', bool: 'b' } as const;
 
 /** A float as ClickHouse and DuckDB both write it when it is not finite. */
 export function floatText(value: number): string {
@@ -31,10 +28,10 @@ export function floatText(value: number): string {
   return String(Object.is(value, -0) ? 0 : value);
 }
 
-/** A tag value as stored: its type letter and its text. */
+/** A tag value as stored: its type letter (`TAG_MEMBER`) and its text. */
 export function storedTag(tag: TagValue): string {
   const text = tag.type === 'float' ? floatText(tag.value) : String(tag.value);
-  return `${TAG_LETTER[tag.type]}${text}`;
+  return `${TAG_MEMBER[tag.type]}${text}`;
 }
 
 /** The series id of a series key: the first 64 bits of its SHA-256, the same on every instance. */

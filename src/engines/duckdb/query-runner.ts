@@ -2,7 +2,7 @@
 // budget runs out (or the caller aborts) the running statement is interrupted inside DuckDB.
 import { type DuckDBConnection, type DuckDBDataChunk, DuckDBMaterializedResult, type DuckDBResult, type DuckDBValue, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
-import { resultTooLarge, rowBytes } from './result-size';
+import { resultTooLarge, rowBytes } from '../result-size';
 import { StatementCache } from './statement-cache';
 
 export type QueryParams = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -45,7 +45,7 @@ export interface QueryResult {
   rows: unknown[][];
 }
 
-/** Lends a read connection for one task (the event store's current read pool). */
+/** Lends a read connection for one task (the store's current read pool). */
 export type ReadConnectionLender = <T>(task: (connection: DuckDBConnection) => Promise<T>) => Promise<T>;
 
 export class QueryRunner {

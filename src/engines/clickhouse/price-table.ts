@@ -1,15 +1,15 @@
 // Puts the catalog's prices where ClickHouse queries join them (`genai_prices`, see
-// ../dialect/clickhouse/pricing.ts). Each install fills a table of its own, then swaps it with
+// src/apl/dialect/clickhouse/pricing.ts). Each install fills a table of its own, then swaps it with
 // the price table in one EXCHANGE TABLES, so a query sees the previous prices or the new ones,
 // never a mix. Several instances may share one ClickHouse: the table's comment names the catalog
 // snapshot it holds, an instance skips a snapshot the table already holds (or a newer one), and
 // each install's table has a name of its own, so installs that meet do not disturb each other.
 import { randomUUID } from 'node:crypto';
-import type { ClickHouseExecutor } from '../../events/clickhouse/executor';
-import { quoteIdentifier, quoteLiteral } from '../../events/clickhouse/layout';
-import { escapeText } from '../../events/clickhouse/tsv';
-import { PRICE_TABLE, priceKeySql } from '../dialect/clickhouse/pricing';
-import type { PriceTableRow } from './price-table';
+import type { ClickHouseExecutor } from './executor';
+import { quoteIdentifier, quoteLiteral } from './layout';
+import { escapeText } from './tsv';
+import { PRICE_TABLE, priceKeySql } from '../../apl/dialect/clickhouse/pricing';
+import type { PriceTableRow } from '../price-rows';
 
 /** Bounds of an open period, in epoch nanoseconds: before any event and after every event. */
 const SINCE_EVER = -(2n ** 63n);

@@ -1,7 +1,7 @@
 // A small pool of DuckDB connections: each borrower has one to itself (a connection runs one
 // statement and holds one transaction at a time); more are opened on demand up to a maximum.
 // The pool knows which connections are lent, so the store can interrupt them and wait for
-// their return before it closes the database (see EventStore's recovery).
+// their return before it closes the database (see DuckDBDatabase's recovery).
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 
 export class ConnectionPool {

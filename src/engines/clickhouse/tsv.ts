@@ -1,8 +1,7 @@
 // Rows of a batch as ClickHouse's TabSeparated input: one line per row, columns in a given
 // order, `\N` for null, text escaped. Built in one pass per column into a list of lines.
-import type { Timespan } from '../ingest/timespan';
-import { type FieldType, isMixedType } from '../layout';
-import type { ColumnValue } from '../store/chunk-writer';
+import { type FieldType, isMixedType } from '../../fields/types';
+import type { ColumnValue, TimespanValue } from '../column-value';
 import { dateTime64Text } from './layout';
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
@@ -35,7 +34,7 @@ export function textFor(type: FieldType): (value: ColumnValue) => string {
     case 'datetime':
       return (value) => dateTime64Text(value as unknown as bigint);
     case 'timespan':
-      return (value) => (value as Timespan).nanoseconds.toString();
+      return (value) => (value as TimespanValue).nanoseconds.toString();
     case 'map':
       return (value) => escapeText(JSON.stringify(value));
   }

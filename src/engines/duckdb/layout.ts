@@ -1,14 +1,11 @@
 // How a dataset's events are laid out in DuckDB. The event store writes this layout, the APL
-// compiler reads it; both go through these types and helpers so they cannot drift apart.
+// compiler's DuckDB dialect reads it; both go through these helpers so they cannot drift apart.
+// The engine-neutral side (field types, schemas, system fields) is in `src/fields/`.
 //
 // - One table per dataset, named by `Dataset.tableName` (server-generated, safe identifier).
-// - System columns: `_time` TIMESTAMP_NS (event time, nanoseconds kept), `_sysTime`
-//   TIMESTAMP_NS (receive time), `_rowId` BIGINT (monotonic across the store, assigned at
-//   ingest; with `_time` it totally orders events and makes query cursors stable).
-// - One column per user field. Nested objects are flattened to dot-separated names
-//   (`{"req":{"method":"GET"}}` is the field `req.method`). DuckDB identifiers are
-//   case-insensitive, so a field's column name may differ from the field name (`Status` and
-//   `status` are two fields); always map names through `DatasetSchema`.
+// - System columns: `_time` TIMESTAMP_NS, `_sysTime` TIMESTAMP_NS, `_rowId` BIGINT.
+// - One column per user field. DuckDB identifiers are case-insensitive, so a field's column name
+//   may differ from the field name (`Status` and `status` are two fields).
 // - Column types follow the field type; a value that conflicts with its column's type widens the
 //   column so nothing is ever lost: integer and float meet at float, and any other mix makes the
 //   field mixed, stored in a column that keeps each value's own type: JSON by default, or
@@ -18,15 +15,8 @@
 //   records the field type wherever the DuckDB type does not say it (see `columnComment`).
 // - A map field (declared per dataset) keeps the object an event holds under its name whole, as
 //   JSON, instead of flattening it into one field per key: type `map`, whatever it holds.
-
-/** The type of a field whose values all have one type. */
-export type ScalarFieldType = 'string' | 'integer' | 'float' | 'boolean' | 'array' | 'datetime' | 'timespan' | 'map';
-/**
- * A field holding values of several types, each kept as its own: the member types joined by "|"
- * in the order of `MEMBER_TYPES` (`string|boolean`), as Axiom reports such fields.
- */
-export type MixedFieldType = `${ScalarFieldType}|${string}`;
-export type FieldType = ScalarFieldType | MixedFieldType;
+import type { StoredField } from '../../fields/schema';
+import { isFieldType, isMixedType, type FieldType, type ScalarFieldType } from '../../fields/types';
 
 /**
  * The DuckDB types a mixed field can be stored as; both keep each value's own type, and both are
@@ -58,40 +48,6 @@ const DEFAULT_TYPE_OF_DUCKDB: Record<string, FieldType> = {
   TIMESTAMP_NS: 'datetime',
 };
 
-export const TIME_FIELD = '_time';
-export const SYS_TIME_FIELD = '_sysTime';
-export const ROW_ID_FIELD = '_rowId';
-export const SYSTEM_FIELDS = [TIME_FIELD, SYS_TIME_FIELD, ROW_ID_FIELD] as const;
-
-export interface StoredField {
-  /** The field name users see and write in APL (e.g. `req.method`). */
-  name: string;
-  /** The DuckDB column holding it (quote with `quoteIdentifier`). */
-  column: string;
-  type: FieldType;
-  /** The column's DuckDB type when it is not `duckdbTypeOf(type)`: a mixed field kept as VARIANT. */
-  storedAs?: 'VARIANT';
-}
-
-export interface DatasetSchema {
-  /** Dataset name as users spell it. */
-  name: string;
-  /** DuckDB table holding the events. */
-  table: string;
-  /** System fields first (`_time`, `_sysTime`, `_rowId`), then user fields in discovery order. */
-  fields: StoredField[];
-  /** Fields computed at query time from an APL expression, in order: each may use those before it. */
-  virtualFields?: readonly VirtualFieldSource[];
-}
-
-export interface VirtualFieldSource {
-  name: string;
-  /** An APL scalar expression over the dataset's fields. */
-  expression: string;
-  /** Fail any query over the dataset when it cannot be evaluated (fields of a legacy request). */
-  strict?: boolean;
-}
-
 /** The DuckDB type of a stored field's column. */
 export function physicalTypeOf(field: Pick<StoredField, 'type' | 'storedAs'>): string {
   return field.storedAs ?? duckdbTypeOf(field.type);
@@ -107,45 +63,9 @@ export function quoteLiteral(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-export const SYSTEM_STORED_FIELDS: readonly StoredField[] = [
-  { name: TIME_FIELD, column: TIME_FIELD, type: 'datetime' },
-  { name: SYS_TIME_FIELD, column: SYS_TIME_FIELD, type: 'datetime' },
-  { name: ROW_ID_FIELD, column: ROW_ID_FIELD, type: 'integer' },
-];
-
 /** The FieldType a column holds, read back from DuckDB's type name (undefined when foreign). */
 export function fieldTypeOfDuckDBType(duckdbType: string): FieldType | undefined {
   return DEFAULT_TYPE_OF_DUCKDB[duckdbType.toUpperCase()];
-}
-
-const isScalarFieldType = (value: string): value is ScalarFieldType => Object.hasOwn(DUCKDB_TYPE_OF, value);
-
-/**
- * The types that may be members of a mixed field, in the order a mixed type lists them, so a
- * field's type does not depend on which values came first (a map holds anything itself, and
- * datetimes are system fields).
- */
-const MEMBER_TYPES: readonly ScalarFieldType[] = ['string', 'integer', 'float', 'boolean', 'timespan', 'array'];
-
-export function isMixedType(type: FieldType): type is MixedFieldType {
-  return type.includes('|');
-}
-
-const membersCache = new Map<string, readonly ScalarFieldType[]>();
-
-/** The types a field's values have: one, or the members of a mixed type. */
-export function memberTypes(type: FieldType): readonly ScalarFieldType[] {
-  if (!isMixedType(type)) return [type];
-  let members = membersCache.get(type);
-  if (!members) membersCache.set(type, (members = type.split('|') as ScalarFieldType[]));
-  return members;
-}
-
-function isFieldType(value: unknown): value is FieldType {
-  if (typeof value !== 'string') return false;
-  if (!value.includes('|')) return isScalarFieldType(value);
-  const members = value.split('|');
-  return members.length > 1 && members.join('|') === MEMBER_TYPES.filter((member) => members.includes(member)).join('|');
 }
 
 /** The DuckDB type of a column holding a field of this type (mixed fields: the default, JSON). */
@@ -196,23 +116,4 @@ export function readColumnComment(column: string, duckdbType: string, comment: s
     }
   } else if (comment) field = comment;
   return variant ? { field, type: declared, storedAs: 'VARIANT' } : { field, type: declared };
-}
-
-/**
- * The type a column must take to hold both what it holds and incoming values of another type,
- * without losing a value or a value's type: a map holds any JSON value; integer and float meet
- * at float; any other mix is a mixed type with the members of both.
- */
-export function widenFieldType(current: FieldType, incoming: FieldType): FieldType {
-  if (current === incoming) return current;
-  if (current === 'map' || incoming === 'map') return 'map';
-  if ((current === 'integer' && incoming === 'float') || (current === 'float' && incoming === 'integer')) return 'float';
-  const members = memberTypes(current);
-  const added = memberTypes(incoming);
-  if (added.every((member) => members.includes(member))) return current;
-  return MEMBER_TYPES.filter((member) => members.includes(member) || added.includes(member)).join('|') as MixedFieldType;
-}
-
-export function isSystemField(name: string): boolean {
-  return name === TIME_FIELD || name === SYS_TIME_FIELD || name === ROW_ID_FIELD;
 }

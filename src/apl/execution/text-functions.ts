@@ -1,10 +1,9 @@
-// The few functions the DuckDB dialect calls that SQL cannot express, registered on each
-// database instance as vectorized scalar functions (one call per chunk of rows, inside the
-// engine): SHA-512 (DuckDB has no such digest), canonical JSON (sorting the keys of objects at
-// every depth needs recursion), GeoIP lookups (a binary search in an MMDB file) and the SQL
-// parser of parse_sql/format_sql.
+// The functions APL needs that SQL cannot express, as plain JavaScript over one text: SHA-512
+// (DuckDB has no such digest), canonical JSON (sorting the keys of objects at every depth needs
+// recursion), GeoIP lookups (a binary search in an MMDB file) and the SQL parser of
+// parse_sql/format_sql. DuckDB runs them as functions inside its engine
+// (src/engines/duckdb/udfs.ts); for ClickHouse the server applies them (./server-functions.ts).
 import { createHash } from 'node:crypto';
-import { type DuckDBConnection, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { type GeoInfo, geoInfo } from './geoip';
 import { formatSql, parseSql } from './sql-model';
 
@@ -58,34 +57,3 @@ export const TEXT_FUNCTIONS: TextFunction[] = [
     },
   },
 ];
-
-function register(connection: DuckDBConnection, fn: TextFunction): void {
-  connection.registerScalarFunction(
-    DuckDBScalarFunction.create({
-      name: fn.name,
-      returnType: VARCHAR,
-      parameterTypes: [VARCHAR],
-      mainFunction: (_info, input, output) => {
-        const values = input.getColumnVector(0);
-        for (let row = 0; row < input.rowCount; row++) {
-          const value = values.getItem(row);
-          let result: string | null = null;
-          if (value !== null) {
-            try {
-              result = fn.apply(String(value));
-            } catch {
-              result = null;
-            }
-          }
-          output.setItem(row, result);
-        }
-        output.flush();
-      },
-    }),
-  );
-}
-
-/** Registers every function above on the instance the connection belongs to. */
-export function registerTextFunctions(connection: DuckDBConnection, extra: TextFunction[] = []): void {
-  for (const fn of [...TEXT_FUNCTIONS, ...extra]) register(connection, fn);
-}

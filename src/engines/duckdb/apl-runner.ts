@@ -3,13 +3,13 @@
 // touching other work.
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
-import type { QueryRunner, RowValue } from './runner';
+import type { QueryRunner, RowValue } from '../../apl/execution/runner';
 import { registerGenAiFunctions } from './genai-udfs';
 import { ensurePriceTable } from './price-table';
 import { registerTextFunctions } from './udfs';
 
 /**
- * Registers the functions the DuckDB dialect uses that DuckDB lacks (see ./udfs). Call it
+ * Registers the functions the DuckDB dialect uses that DuckDB lacks (./udfs.ts, ./genai-udfs.ts). Call it
  * once per database instance, on any connection, before running APL queries.
  */
 export function registerAplFunctions(connection: DuckDBConnection): void {

@@ -1,6 +1,6 @@
 // The measure QUERY_MAX_RESULT_BYTES is counted in, shared by every store so a result is
 // refused at the same size whichever engine computed it.
-import { limitExceeded } from '../../errors';
+import { limitExceeded } from '../errors';
 
 /** Bytes a row's values take in memory, roughly: strings by length, anything else 8. */
 export function rowBytes(row: readonly unknown[]): number {

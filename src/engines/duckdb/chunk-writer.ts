@@ -14,11 +14,8 @@ import {
   TIMESTAMP_NS,
   VARCHAR,
 } from '@duckdb/node-api';
-import type { Timespan } from '../ingest/timespan';
-import { type FieldType, isMixedType, type ScalarFieldType } from '../layout';
-
-/** A stored value before conversion to its column's type (objects only in map fields). */
-export type ColumnValue = string | number | boolean | unknown[] | Timespan | Record<string, unknown>;
+import { type FieldType, isMixedType, type ScalarFieldType } from '../../fields/types';
+import type { ColumnValue, TimespanValue } from '../column-value';
 
 const JSON_TYPE = DuckDBVarCharType.create('JSON');
 
@@ -79,7 +76,7 @@ function converterFor(type: FieldType): (value: ColumnValue) => unknown {
     case 'datetime':
       return (value) => new DuckDBTimestampNanosecondsValue(value as unknown as bigint);
     case 'timespan':
-      return (value) => (value as Timespan).nanoseconds;
+      return (value) => (value as TimespanValue).nanoseconds;
     case 'map':
       // Whatever a map field holds, kept whole as JSON (a timespan as its duration text).
       return (value) => JSON.stringify(value);

@@ -1,26 +1,9 @@
 // Puts the catalog's prices where DuckDB queries join them (`genai.prices`, see
-// ../dialect/duckdb/pricing.ts). The rows are appended to a staging table, then the price table
+// src/apl/dialect/duckdb/pricing.ts). The rows are appended to a staging table, then the price table
 // is replaced by one statement, so a query sees the previous prices or the new ones, never a mix.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PRICE_COLUMNS, PRICE_SCHEMA, PRICE_TABLE } from '../dialect/duckdb/pricing';
-
-/** One price row as the catalog builds it (src/catalog/price-book.ts). */
-export interface PriceTableRow {
-  key: string;
-  /** Date stamps (YYYYMMDD, 0 for none) in [dateFrom, dateTo). */
-  dateFrom: number;
-  dateTo: number;
-  /** Epoch milliseconds; null: since the beginning. */
-  validFrom: number | null;
-  /** Epoch milliseconds; null: still valid. */
-  validTo: number | null;
-  modelId: string;
-  providerId: string;
-  inputCostPerToken: number;
-  outputCostPerToken: number;
-  cacheReadCostPerToken: number | null;
-  cacheWriteCostPerToken: number | null;
-}
+import { PRICE_COLUMNS, PRICE_SCHEMA, PRICE_TABLE } from '../../apl/dialect/duckdb/pricing';
+import type { PriceTableRow } from '../price-rows';
 
 const STAGING = 'genai_price_staging';
 

@@ -10,14 +10,15 @@
 // table `<name>` over them, which queries read and inserts go to.
 import { clickhouseDialect } from '../../apl/dialect/clickhouse';
 import { goDurationSql } from '../../apl/dialect/clickhouse/formatting';
-import { ensureClickHousePriceTable, installClickHousePriceTable } from '../../apl/execution/clickhouse-price-table';
-import { createClickHouseRunner } from '../../apl/execution/clickhouse-runner';
-import type { PriceTableRow } from '../../apl/execution/price-table';
+import { ensureClickHousePriceTable, installClickHousePriceTable } from '../../engines/clickhouse/price-table';
+import { createClickHouseRunner } from '../../engines/clickhouse/apl-runner';
+import type { PriceTableRow } from '../../engines/price-rows';
 import type { QueryRunner as AplRunner } from '../../apl/execution/runner';
-import { type FieldType, ROW_ID_FIELD, SYS_TIME_FIELD, SYSTEM_STORED_FIELDS, TIME_FIELD } from '../layout';
-import type { AppendBatch, AppendResult, EventStore, QueryOptions, QueryParams, QueryResult, StoredColumn, StoreHealth } from '../store/store';
-import { LayoutChangedError } from '../store/store';
-import { type ClickHouseExecutor, ClickHouseError, decodeRows, insertSettings } from './executor';
+import type { FieldType } from '../../fields/types';
+import { ROW_ID_FIELD, SYS_TIME_FIELD, SYSTEM_STORED_FIELDS, TIME_FIELD } from '../../fields/system-fields';
+import type { AppendBatch, AppendResult, EventStore, QueryOptions, QueryParams, QueryResult, StoredColumn, StoreHealth } from './store';
+import { LayoutChangedError } from './store';
+import { type ClickHouseExecutor, ClickHouseError, decodeRows, insertSettings } from '../../engines/clickhouse/executor';
 import {
   clickhouseTypeOf,
   columnComment,
@@ -34,9 +35,9 @@ import {
   quoteLiteral,
   readColumnComment,
   SYSTEM_COLUMNS_SQL,
-} from './layout';
-import { RowIdAllocator } from './row-ids';
-import { tabSeparated, textFor, type TsvColumn } from './tsv';
+} from '../../engines/clickhouse/layout';
+import { RowIdAllocator } from '../../engines/clickhouse/row-ids';
+import { tabSeparated, textFor, type TsvColumn } from '../../engines/clickhouse/tsv';
 
 export interface ClickHouseStoreOptions {
   /** `CLICKHOUSE_CLUSTER`: replicated tables and `ON CLUSTER` DDL. */

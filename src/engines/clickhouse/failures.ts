@@ -3,7 +3,7 @@
 // replicas or Keeper unreachable, read-only) or that does not answer at all is the store being
 // unavailable: a 503 the caller may retry (shippers do), never a 500 that reads as a bug. What the
 // data met in a query (a value that does not parse, a pattern that does not compile) is the
-// caller's, decided by the APL runner (../../apl/execution/clickhouse-runner.ts); anything else
+// caller's, decided by the APL runner (./apl-runner.ts); anything else
 // is left as it is, because it means the SQL the store wrote is wrong.
 import { unavailable } from '../../errors';
 import type { ClickHouseError } from './executor';

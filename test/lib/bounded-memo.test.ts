@@ -1,7 +1,7 @@
 // The memo behind per-request arithmetic: computes once per key, forgets the least recently
 // used key past its capacity, and shares frozen values.
 import { describe, expect, it } from 'vitest';
-import { BoundedMemo, deepFreeze } from '../src/bounded-memo';
+import { BoundedMemo, deepFreeze } from '../../src/lib/bounded-memo';
 
 describe('BoundedMemo', () => {
   it('computes a key once and answers it again from memory', () => {

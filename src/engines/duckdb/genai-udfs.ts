@@ -1,8 +1,8 @@
 // The GenAI message functions and the token estimate as vectorized DuckDB functions (one call per
 // chunk of rows, inside the engine): `apl_genai_messages(op, messages, arg)` answers the message
-// function `op` (see ./genai-messages.ts) as text, `apl_genai_tokens(text)` counts tokens.
+// function `op` (see src/apl/execution/genai-messages.ts) as text, `apl_genai_tokens(text)` counts tokens.
 import { BIGINT, type DuckDBConnection, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
-import { estimateTokens, messageFunctionText } from './genai-messages';
+import { estimateTokens, messageFunctionText } from '../../apl/execution/genai-messages';
 
 export function registerGenAiFunctions(connection: DuckDBConnection): void {
   connection.registerScalarFunction(

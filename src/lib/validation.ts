@@ -1,7 +1,7 @@
 // Parses untrusted input with a zod schema, turning the first problems into one clear
 // invalid-input error that names the offending fields.
 import type { z } from 'zod';
-import { invalidInput } from './errors';
+import { invalidInput } from '../errors';
 
 type Issue = z.core.$ZodIssue;
 

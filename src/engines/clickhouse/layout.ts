@@ -1,11 +1,12 @@
-// How a dataset's events are laid out in ClickHouse: the layout of `../layout.ts` in ClickHouse
-// types. One MergeTree table per dataset ordered by (`_time`, `_rowId`), so time ranges read
+// How a dataset's events are laid out in ClickHouse: the layout of `../duckdb/layout.ts` in
+// ClickHouse types. One MergeTree table per dataset ordered by (`_time`, `_rowId`), so time ranges read
 // only the granules they need; `_time` and `_sysTime` as `DateTime64(9, 'UTC')`; one Nullable
 // column per field. A timespan is an Int64 of nanoseconds; arrays, map fields and mixed fields
 // (values of several types, each kept as its own) JSON text, the representation the APL dialects
 // compute dynamic values with; and every user column's comment records its
 // field name and type as JSON, so the table alone is enough to rebuild the dataset's schema.
-import { type FieldType, isMixedType, memberTypes, ROW_ID_FIELD, type ScalarFieldType, SYS_TIME_FIELD, TIME_FIELD } from '../layout';
+import { type FieldType, isMixedType, memberTypes, type ScalarFieldType } from '../../fields/types';
+import { ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../fields/system-fields';
 
 const CLICKHOUSE_TYPE_OF: Record<ScalarFieldType, string> = {
   string: 'Nullable(String)',
