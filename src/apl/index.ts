@@ -10,8 +10,9 @@
 export { type AplRequest, DEFAULT_PAGE_SIZE, type EngineDeps, executeApl, executeQuery, type PreparedQuery, prepareQuery } from './execution/execute';
 export type { QueryResult, QueryStatus, ResultTable, ResultField, EventRows, FieldMeta } from './execution/result';
 export type { QueryRunner, RowValue, RunOptions } from './execution/runner';
-export { createDuckDBRunner, registerAplFunctions } from './execution/duckdb-runner';
-export { ensurePriceTable, installPriceTable, priceBoundaries, type PriceTableRow } from './execution/price-table';
+export { createDuckDBRunner, registerAplFunctions } from '../engines/duckdb/apl-runner';
+export { ensurePriceTable, installPriceTable, priceBoundaries } from '../engines/duckdb/price-table';
+export { type PriceTableRow } from '../engines/price-rows';
 export { runnerOver, type SqlQueryable } from './execution/store-runner';
 export { type CursorPosition, decodeCursor, encodeCursor } from './execution/cursor';
 export { parseQuery, parseExpression } from './syntax/parser';

@@ -1,4 +1,4 @@
-// The reference list of what the engine supports (APL.md beside the README), rendered from the
+// The reference list of what the engine supports (docs/reference/apl.md), rendered from the
 // engine's own tables: the operator catalog, the scalar operators the parser reads, and the
 // scalar function and aggregation tables. Whatever is added to those tables appears here;
 // `npm run docs:apl` rewrites the file and a test fails while it is stale.
@@ -60,7 +60,7 @@ export function renderAplReference(): string {
     '# APL reference',
     '',
     'What this server\'s APL engine accepts, generated from the engine\'s own tables by `npm run docs:apl`',
-    '(do not edit by hand: a test fails while this file is stale). The README\'s Queries section',
+    '(do not edit by hand: a test fails while this file is stale). The [Queries guide](../guides/queries.md)',
     'describes the endpoints; Axiom\'s APL documentation describes each operator and function.',
     '',
     '## Statements',

@@ -1,6 +1,6 @@
 // The fixed events of the conformance table, and plain-JS helpers that compute expected
 // answers from them without touching the engine.
-import type { FieldType } from '../../src/events/layout';
+import type { FieldType } from '../../src/fields/types';
 
 export interface HttpEvent {
   _time: string;

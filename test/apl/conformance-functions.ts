@@ -3,7 +3,7 @@
 // empty, for nulls), and table helpers. Expected values are written by hand or computed here
 // in plain JS, never by the engine.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { FieldType } from '../../src/events/layout';
+import type { FieldType } from '../../src/fields/types';
 import { addDataset, createTestDatabase, type TestDatabase } from './fixtures';
 import { onClickHouse } from './unsupported-on-clickhouse';
 

@@ -1,6 +1,6 @@
 // Fixture events for the conformance of tabular operators and statements: parcel shipments with
 // arrays, bags, key/value notes and addresses, and a small table of carriers to join them with.
-import type { FieldType } from '../../src/events/layout';
+import type { FieldType } from '../../src/fields/types';
 
 export interface Shipment {
   _time: string;

@@ -1,4 +1,4 @@
-// Dataset tables laid out as src/events/layout.ts prescribes, filled with given events, in an
+// Dataset tables laid out as src/fields/ and src/engines/duckdb/layout.ts prescribes, filled with given events, in an
 // in-memory DuckDB (or, with TEST_EVENT_STORE=chdb, in ClickHouse embedded through chdb, with
 // the ClickHouse dialect); plus the engine wired over them. Column names deliberately differ from
 // field names so every test also proves that names are mapped through the schema.
@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, timestampNanosValue } from '@duckdb/node-api';
 import { CLICKHOUSE_QUERY_SETTINGS, clickhouseDialect } from '../../src/apl/dialect/clickhouse';
-import { installClickHousePriceTable } from '../../src/apl/execution/clickhouse-price-table';
-import { createClickHouseRunner } from '../../src/apl/execution/clickhouse-runner';
-import { installPriceTable, type PriceTableRow } from '../../src/apl/execution/price-table';
-import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
-import type { ClickHouseExecutor } from '../../src/events/clickhouse/executor';
+import { installClickHousePriceTable } from '../../src/engines/clickhouse/price-table';
+import { createClickHouseRunner } from '../../src/engines/clickhouse/apl-runner';
+import { installPriceTable } from '../../src/engines/duckdb/price-table';
+import type { PriceTableRow } from '../../src/engines/price-rows';
+import { ChdbExecutor } from '../../src/engines/clickhouse/chdb-executor';
+import type { ClickHouseExecutor } from '../../src/engines/clickhouse/executor';
 import {
   clickhouseTypeOf,
   columnIdentifier,
@@ -19,16 +20,12 @@ import {
   physicalColumn,
   quoteIdentifier as quoteClickHouse,
   SYSTEM_COLUMNS_SQL,
-} from '../../src/events/clickhouse/layout';
-import { escapeText } from '../../src/events/clickhouse/tsv';
-import {
-  type DatasetSchema,
-  duckdbTypeOf,
-  type FieldType,
-  quoteIdentifier,
-  type StoredField,
-  SYSTEM_STORED_FIELDS,
-} from '../../src/events/layout';
+} from '../../src/engines/clickhouse/layout';
+import { escapeText } from '../../src/engines/clickhouse/tsv';
+import type { DatasetSchema, StoredField } from '../../src/fields/schema';
+import { duckdbTypeOf, quoteIdentifier } from '../../src/engines/duckdb/layout';
+import type { FieldType } from '../../src/fields/types';
+import { SYSTEM_STORED_FIELDS } from '../../src/fields/system-fields';
 import { createDuckDBRunner, datasetNamesOf, type EngineDeps, executeApl, type AplRequest, parseQuery, type QueryResult } from '../../src/apl';
 import { parseDateTime } from '../../src/apl/time';
 

@@ -6,7 +6,7 @@ import { duckdbDialect } from '../../src/apl/dialect/duckdb';
 import type { SqlDialect } from '../../src/apl/dialect/dialect';
 import type { EngineDeps } from '../../src/apl';
 import { executeApl } from '../../src/apl';
-import type { DatasetSchema } from '../../src/events/layout';
+import type { DatasetSchema } from '../../src/fields/schema';
 import { addDataset, createTestDatabase, tableRows, type TestDatabase } from './fixtures';
 
 describe('remembered query plans', () => {

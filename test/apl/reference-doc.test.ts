@@ -7,9 +7,9 @@ import { SCALAR_FUNCTIONS } from '../../src/apl/semantic/functions';
 import { OPERATOR_CATALOG } from '../../src/apl/syntax/operators';
 import { DomainError } from '../../src/errors';
 
-describe('APL.md', () => {
+describe('docs/reference/apl.md', () => {
   it('matches the reference rendered from the engine (run `npm run docs:apl` after adding operators or functions)', () => {
-    const checkedIn = readFileSync(new URL('../../APL.md', import.meta.url), 'utf8');
+    const checkedIn = readFileSync(new URL('../../docs/reference/apl.md', import.meta.url), 'utf8');
     expect(checkedIn).toBe(renderAplReference());
   });
 

@@ -1,21 +1,15 @@
 // The one list of what the ClickHouse dialect cannot answer as DuckDB does, with why. On the
 // chdb test project, a conformance case that needs one of these passes only by failing with a
 // 400 (invalid_input) that says so, through `onClickHouse`; a refusal of anything not listed
-// fails the case, and test/clickhouse/unsupported.test.ts checks every function entry through
-// HTTP, so the lists shrink as the dialect learns.
+// fails the case. Every function runs on ClickHouse now (test/clickhouse/engine-parity.test.ts
+// compares the two stores), so the list of refused functions is empty.
 import { expect } from 'vitest';
 import { DomainError } from '../../src/errors';
 import { rejectionOf } from './errors';
 import { ON_CHDB } from './fixtures';
 
 /** APL functions the ClickHouse dialect refuses, naming them in the 400. */
-export const UNSUPPORTED_ON_CLICKHOUSE: Readonly<Record<string, string>> = {
-  dynamic_to_json: "keys sorted at every depth need recursion; ClickHouse's JSON type would split dotted keys and drop nulls",
-  geo_info_from_ip_address: 'a lookup in the MMDB file, which the DuckDB store runs as a function inside the engine',
-  parse_sql: 'a SQL grammar, which the DuckDB store runs as a function inside the engine',
-  format_sql: 'a SQL grammar, which the DuckDB store runs as a function inside the engine',
-  genai_estimate_tokens: 'a tokenizer the DuckDB store runs as a vectorized function inside the engine',
-};
+export const UNSUPPORTED_ON_CLICKHOUSE: Readonly<Record<string, string>> = {};
 
 /** Expressions ClickHouse answers with a 400 where DuckDB answers null in the rows concerned. */
 export const REFUSED_ON_CLICKHOUSE: Readonly<Record<string, string>> = {

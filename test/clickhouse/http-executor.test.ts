@@ -4,8 +4,8 @@
 // EVENT_STORE=clickhouse and CLICKHOUSE_URL ingesting, querying and trimming through its API,
 // events and metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClickHouseError } from '../../src/events/clickhouse/executor';
-import { HttpExecutor } from '../../src/events/clickhouse/http-executor';
+import { ClickHouseError } from '../../src/engines/clickhouse/executor';
+import { HttpExecutor } from '../../src/engines/clickhouse/http-executor';
 import { type ClickHouseHttp, startClickHouseHttp } from '../helpers/clickhouse-http';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { T0, toSeriesPoints } from '../metrics/fixture';

@@ -7,9 +7,9 @@
 // or the catalog file's own per-token prices.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureClickHousePriceTable, installClickHousePriceTable } from '../../src/apl/execution/clickhouse-price-table';
-import type { PriceTableRow } from '../../src/apl/execution/price-table';
-import { HttpExecutor } from '../../src/events/clickhouse/http-executor';
+import { ensureClickHousePriceTable, installClickHousePriceTable } from '../../src/engines/clickhouse/price-table';
+import type { PriceTableRow } from '../../src/engines/price-rows';
+import { HttpExecutor } from '../../src/engines/clickhouse/http-executor';
 import { type ClickHouseHttp, startClickHouseHttp } from '../helpers/clickhouse-http';
 import { SMALL_CATALOG, startTestServer, type TestServer } from '../helpers/server';
 

@@ -8,6 +8,30 @@ export type SqlValue = string | number | bigint | boolean | null;
 export interface CompiledSql {
   sql: string;
   params: SqlValue[];
+  /**
+   * Set when the statement needs values only the server computes (functions the engine's SQL
+   * cannot express, see clickhouse/server-calls.ts): `sql` is then not to be run; run each
+   * lookup, answer it, and run what `complete` writes with the answers.
+   */
+  pending?: PendingStatement;
+  /**
+   * Result columns the server computes from the rows: the statement returns the text of the
+   * function's argument at `position`, and the server puts the function's answer in its place.
+   */
+  serverColumns?: { position: number; fn: string }[];
+}
+
+/** A function the server evaluates for the statement, over the texts `statement` returns (one column). */
+export interface ServerLookup {
+  /** The canonical call name (`json_canonical`, `geo_info`, ...). */
+  fn: string;
+  statement: CompiledSql;
+}
+
+export interface PendingStatement {
+  lookups: ServerLookup[];
+  /** The statement with each lookup's answers (argument text → value, in `lookups` order) written in. */
+  complete(answers: ReadonlyMap<string, string | number | bigint | null>[]): CompiledSql;
 }
 
 export interface CompileOptions {

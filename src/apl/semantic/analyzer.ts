@@ -1,7 +1,8 @@
 // Semantic analysis of a parsed query: resolves sources against the dataset schemas, binds
 // every operator's expressions over the columns in scope, and builds the typed plan together
 // with what the result needs to describe itself (order, groups, time buckets, row identity).
-import { type DatasetSchema, ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../events/layout';
+import type { DatasetSchema } from '../../fields/schema';
+import { ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../fields/system-fields';
 import { DomainError, invalidInput } from '../../errors';
 import type {
   Arg,

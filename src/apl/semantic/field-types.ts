@@ -1,5 +1,5 @@
 // How stored fields look to APL: the APL type of each field type of the event layout.
-import { type FieldType, isMixedType, type ScalarFieldType } from '../../events/layout';
+import { type FieldType, isMixedType, type ScalarFieldType } from '../../fields/types';
 import type { AplType } from './plan';
 
 const APL_TYPE_OF_FIELD: Record<ScalarFieldType, AplType> = {

@@ -1,7 +1,7 @@
 // The typed plan the analyzer builds and a dialect turns into SQL: relational operators over
 // columns with unique ids, and expressions whose every operator is a call with a canonical
 // name and an inferred type. Nothing here knows SQL.
-import type { DatasetSchema, StoredField } from '../../events/layout';
+import type { DatasetSchema, StoredField } from '../../fields/schema';
 import type { JoinKind, LiteralValue } from '../syntax/ast';
 
 /** APL's scalar types; `null` is the type of an untyped null literal, which fits anywhere. */

@@ -3,7 +3,7 @@
 // projection on top of it, so every operator sees them as fields like the stored ones; no query
 // text is rewritten. Each may use the virtual fields defined before it, and one with the name of
 // a stored field takes its place.
-import type { DatasetSchema, VirtualFieldSource } from '../../events/layout';
+import type { DatasetSchema, VirtualFieldSource } from '../../fields/schema';
 import { DomainError, invalidInput } from '../../errors';
 import type { Expr } from '../syntax/ast';
 import { parseExpression } from '../syntax/parser';

@@ -3,12 +3,12 @@
 // as JSON text like every dynamic value. A call's row filter (the `*if` forms) becomes the `-If`
 // combinator on every aggregate the rule writes.
 import type { AggregateCall, AplType } from '../../semantic/plan';
-import { STOP_WORDS } from '../duckdb/stop-words';
+import { aggregateConditions } from '../base/aggregates';
+import { STOP_WORDS } from '../base/stop-words';
 import type { ExprWriter } from './expressions';
 import { rfc3339Sql, timestampTextSql } from './formatting';
 import { convertSql, doubleToInt, jsonArrayOf, notNull } from './functions';
 import { argumentWriter } from './functions/rule';
-import { unsupportedOnClickHouse } from './unsupported';
 
 /**
  * SQL for one aggregation; `a(i)` is the SQL of argument i, `where(extra)` the condition an
@@ -205,12 +205,12 @@ export const CLICKHOUSE_AGGREGATE_RULES: Record<string, AggregateRule> = {
 
 export function aggregateSql(w: ExprWriter, agg: AggregateCall): string {
   const a = argumentWriter(w, agg.args);
-  const filter = agg.filter ? w.write(agg.filter) : undefined;
+  const conditions = aggregateConditions(w, agg);
   const where = (extra?: string) => {
-    const conditions = [filter, extra].filter((c): c is string => c !== undefined);
-    return conditions.length ? conditions.map((c) => `(${c})`).join(' AND ') : undefined;
+    const all = conditions(extra);
+    return all.length ? all.join(' AND ') : undefined;
   };
   const rule = CLICKHOUSE_AGGREGATE_RULES[agg.fn];
-  if (!rule) throw unsupportedOnClickHouse(agg.fn);
+  if (!rule) throw new Error(`the ClickHouse dialect has no rule for the aggregation ${agg.fn}`);
   return rule(agg, a, where, w);
 }

@@ -1,16 +1,23 @@
 // ClickHouse SQL for the internal calls tabular operators put in the plan (listed in
 // semantic/operators/internal-calls.ts): bin numbers of make-series, key/value extraction of
 // parse-kv, redact's masking, extend-valid's validity test, `in` over a subquery and find's
-// packing of the fields present.
-import { quoteIdentifier } from '../../../events/clickhouse/layout';
-import type { AplType, Rel, TExpr } from '../../semantic/plan';
+// packing of the fields present. What both engines share of them is ../base/operator-calls.ts.
+import { quoteIdentifier } from '../../../engines/clickhouse/layout';
+import type { AplType } from '../../semantic/plan';
+import type { CallExpr } from '../base/expressions';
+import { escapedCharacterPattern, type InSubquerySql, inSubquerySql, keyValuePattern, operatorCallSql as operatorCall, type OperatorRule } from '../base/operator-calls';
 import type { ExprWriter } from './expressions';
 import { floorDiv } from './formatting';
 import { convertSql, jsonType, notNull, whenNotNull } from './functions';
-import { escapeClass, escapeRegex, WORD } from '../regex';
 
-type CallExpr = Extract<TExpr, { kind: 'call' }>;
-type Rule = (w: ExprWriter, e: CallExpr, a: (i: number) => string) => string;
+type Rule = OperatorRule<ExprWriter>;
+
+const IN_SUBQUERY: InSubquerySql = {
+  quote: quoteIdentifier,
+  convert: (sql, from, to) => convertSql(sql, from, to, false),
+  lower: (sql) => `lowerUTF8(${sql})`,
+  orFalse: (sql) => `ifNull(${sql}, false)`,
+};
 
 /** Binds `value` once as `name` inside `body` (a one-element array mapped by a lambda). */
 const bind = (value: string, name: string, body: string) => `arrayMap(${name} -> ${body}, [${value}])[1]`;
@@ -25,31 +32,12 @@ function kvExtractSql(w: ExprWriter, text: string, o: Record<string, unknown>): 
     const body = `if(indexOf(arrayMap(k -> trimBoth(k), p[1]), ${w.text(key)}) > 0, trimBoth(p[2][indexOf(arrayMap(k -> trimBoth(k), p[1]), ${w.text(key)})]), NULL)`;
     return whenNotNull([text], bind(pairs, 'p', body));
   }
-  const quotes = (o.quotes as string[]).map((q) => ({ open: q[0]!, close: q[1] ?? q[0]! }));
+  const quotes = o.quotes as string[];
   const escapes = o.escapes as string[];
-  const pair = o.pairDelimiter as string | undefined;
-  const kv = o.kvDelimiter as string | undefined;
-  const quotedBody = (close: string) => {
-    const plain = `[^${escapeClass(close)}${escapes.map(escapeClass).join('')}]`;
-    return escapes.length ? `(?:${plain}|(?:${escapes.map(escapeRegex).join('|')}).)*` : `${plain}*`;
-  };
-  const keyForms = [escapeRegex(key), ...quotes.map((q) => `${escapeRegex(q.open)}${escapeRegex(key)}${escapeRegex(q.close)}`)];
-  const quoted = quotes.map((q) => `(${escapeRegex(q.open)})(${quotedBody(q.close)})${escapeRegex(q.close)}`);
-  let pattern: string;
-  if (pair !== undefined && kv !== undefined) {
-    const p = escapeRegex(pair);
-    const k = escapeRegex(kv);
-    // A greedy value runs until the next `key=` (or the end); a plain one until the next pair delimiter.
-    const end = o.greedy ? `(?:${p}\\s*[^${escapeClass(pair)}${escapeClass(kv)}]+\\s*${k}|$)` : `(?:${p}|$)`;
-    pattern = `(?:^|${p})\\s*(?:${keyForms.join('|')})\\s*${k}\\s*(?:${[...quoted, `(.*?)\\s*${end}`].join('|')})`;
-  } else {
-    // Without delimiters, anything but letters and digits separates keys from values.
-    pattern = `(?:^|[^${WORD}])(?:${keyForms.join('|')})[^${WORD}]+?(?:${[...quoted, `([${WORD}]+)`].join('|')})`;
-  }
-  const regex = w.constant(pattern);
+  const regex = w.constant(keyValuePattern(o, false));
   // Groups: for each quote its opening mark and body, then the plain value.
   const plainGroup = quotes.length * 2 + 1;
-  const undo = (value: string) => (escapes.length ? `replaceRegexpAll(${value}, ${w.constant(`(?:${escapes.map(escapeRegex).join('|')})(.)`)}, '\\\\1')` : value);
+  const undo = (value: string) => (escapes.length ? `replaceRegexpAll(${value}, ${w.constant(escapedCharacterPattern(escapes))}, '\\\\1')` : value);
   const choices = quotes.map((_, i) => `g[${i * 2 + 1}] != '', ${undo(`g[${i * 2 + 2}]`)}`);
   const picked = choices.length ? `multiIf(${choices.join(', ')}, trimBoth(g[${plainGroup}]))` : `trimBoth(g[${plainGroup}])`;
   return `if(match(${text}, ${regex}), ${bind(`extractGroups(${subject}, ${regex})`, 'g', picked)}, NULL)`;
@@ -111,20 +99,7 @@ export const OPERATOR_CALLS: Record<string, Rule> = {
   kv_extract: (w, e, a) => kvExtractSql(w, a(0), e.options ?? {}),
   redact: (w, e, a) => redactSql(w, a(0), e.options ?? {}),
   valid_or: (_w, e, a) => `if(${validSql(e.type, a(0))}, ${a(0)}, ${a(1)})`,
-  /** `x in (T)`: membership among the values of one column of a subquery (never null). */
-  in_subquery: (w, e, a) => {
-    const o = e.options ?? {};
-    if (!w.relationSql) throw new Error('in_subquery needs a writer that writes relations');
-    const column = `s.${quoteIdentifier(String(o.column))}`;
-    let value = convertSql(column, o.columnType as AplType, o.compareType as AplType, false);
-    let subject = a(0);
-    if (o.caseInsensitive) {
-      value = `lowerUTF8(${value})`;
-      subject = `lowerUTF8(${subject})`;
-    }
-    const test = `ifNull(${subject} IN (SELECT ${value} FROM (${w.relationSql(o.rel as Rel)}) AS s), false)`;
-    return o.negated ? `(NOT ${test})` : test;
-  },
+  in_subquery: (w, e, a) => inSubquerySql(IN_SUBQUERY, w, e, a),
   /** A bag of the given fields that are not null. */
   pack_present: (w, e, a) => {
     const keys = e.options?.keys as string[];
@@ -135,9 +110,4 @@ export const OPERATOR_CALLS: Record<string, Rule> = {
 };
 
 /** SQL for an operator's internal call, or undefined when `e` is not one. */
-export function operatorCallSql(w: ExprWriter, e: CallExpr): string | undefined {
-  const rule = OPERATOR_CALLS[e.fn];
-  if (!rule) return undefined;
-  const written: string[] = [];
-  return rule(w, e, (i) => (written[i] ??= w.write(e.args[i]!)));
-}
+export const operatorCallSql = (w: ExprWriter, e: CallExpr) => operatorCall(OPERATOR_CALLS, w, e);

@@ -1,10 +1,10 @@
 // GenAI pricing in ClickHouse: the catalog's price rows live in the table `genai_prices` of the
-// events database (filled by src/apl/execution/clickhouse-price-table.ts), joined below each plan
+// events database (filled by src/engines/clickhouse/price-table.ts), joined below each plan
 // node that looks prices up as ../price-lookups.ts describes, keyed on cityHash64 of the model
 // name's lookup key. Both sides hash in ClickHouse, so the table's keys and the lookups' always
 // agree. The statement runs with `join_use_nulls`, and the price columns are Nullable anyway: a
 // name without a price gives null.
-import { quoteIdentifier, quoteLiteral } from '../../../events/clickhouse/layout';
+import { quoteIdentifier, quoteLiteral } from '../../../engines/clickhouse/layout';
 import type { TExpr } from '../../semantic/plan';
 import { BEDROCK_ARN, joinPriceLookups as joinLookups, lookupColumn as lookupColumnOf, type PriceField, type PriceJoinSql, STAMPED } from '../price-lookups';
 import type { ExprWriter } from './expressions';

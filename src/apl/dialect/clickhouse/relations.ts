@@ -1,23 +1,17 @@
 // ClickHouse SQL for the plan nodes beyond plain select-project-join: window functions (row
 // numbers within partitions), expansion of dynamic arrays and bags into rows (ARRAY JOIN of
 // several arrays at once, the shorter padded), and series (per group, arrays of values over
-// consecutive bins).
-import { quoteIdentifier } from '../../../events/clickhouse/layout';
-import type { ExpandOutput, Rel, SeriesAxis, WindowCall } from '../../semantic/plan';
+// consecutive bins). The frames are ../base/relations.ts; this file gives ClickHouse's arrays,
+// ARRAY JOIN and JSON texts.
+import { quoteIdentifier } from '../../../engines/clickhouse/layout';
+import type { AplType, Rel, SeriesAxis, WindowCall } from '../../semantic/plan';
+import { type ExpansionSql, expansionSql, MAX_SERIES_BINS, seriesFrameSql, TOO_MANY_BINS, windowCallSql } from '../base/relations';
 import type { ExprWriter } from './expressions';
 import { nullableType } from './values';
 import { convertSql, jsonArrayOf, jsonType } from './functions';
 
-const id = (columnId: string) => quoteIdentifier(columnId);
-const MAX_SERIES_BINS = 100_000;
-
-export function windowSql(w: ExprWriter, call: WindowCall): string {
-  const partition = call.partition.length ? `PARTITION BY ${call.partition.map((expr) => w.write(expr)).join(', ')}` : '';
-  const order = call.order.length
-    ? `ORDER BY ${call.order.map((key) => `${w.write(key.expr)} ${key.desc ? 'DESC' : 'ASC'} NULLS ${key.nullsFirst ? 'FIRST' : 'LAST'}`).join(', ')}`
-    : '';
-  return `toInt64(${call.fn}() OVER (${[partition, order].filter(Boolean).join(' ')}))`;
-}
+/** Row numbers are UInt64 in ClickHouse; APL's are longs. */
+export const windowSql = (w: ExprWriter, call: WindowCall) => `toInt64(${windowCallSql(w, call)})`;
 
 /**
  * The elements of a dynamic value as an array of JSON texts: an array's items, a bag's
@@ -32,21 +26,20 @@ function elementsSql(x: string, bagExpansion: 'bag' | 'array', limit: number | u
   return limit === undefined ? list : `arraySlice(${list}, 1, ${Math.max(0, Math.floor(limit))})`;
 }
 
-export function expandSql(w: ExprWriter, rel: Extract<Rel, { op: 'expand' }>, kept: number[], inputSql: string): string {
-  const lists = rel.expansions.map((expansion, i) => `${elementsSql(w.write(expansion.expr), expansion.bagExpansion, rel.limit)} AS __list${i}`);
-  const joined = rel.expansions.map((_, i) => `__list${i} AS __element${i}`);
-  const lengths = rel.expansions.map((_, i) => `length(__list${i})`);
-  if (rel.outputs.some((output) => output.kind === 'position')) {
-    joined.push(`range(toUInt64(${lengths.length > 1 ? `greatest(${lengths.join(', ')})` : lengths[0]})) AS __position`);
-  }
-  const item = (output: ExpandOutput): string => {
-    if (output.kind === 'input') return w.write(output.expr);
-    if (output.kind === 'element') return `nullIf(__element${output.expansion}, '')`;
-    return 'toInt64(__position)';
-  };
-  const items = kept.map((i) => `${item(rel.outputs[i]!)} AS ${id(rel.columns[i]!.id)}`);
-  return `SELECT ${items.join(', ')} FROM (SELECT *, ${lists.join(', ')} FROM (${inputSql}) AS t) AS t ARRAY JOIN ${joined.join(', ')}`;
-}
+const EXPANSION: ExpansionSql = {
+  elements: elementsSql,
+  length: (list) => `length(${list})`,
+  element: (name) => `nullIf(${name}, '')`,
+  position: (name) => `toInt64(${name})`,
+  // One ARRAY JOIN of several arrays expands them in step (the shorter padded: enable_unaligned_array_join).
+  expandedRows: (listsSql, count, positions) => {
+    const joined = Array.from({ length: count }, (_, i) => `__list${i} AS __element${i}`);
+    if (positions !== undefined) joined.push(`range(toUInt64(${positions})) AS __position`);
+    return `(${listsSql}) AS t ARRAY JOIN ${joined.join(', ')}`;
+  },
+};
+
+export const expandSql = (w: ExprWriter, rel: Extract<Rel, { op: 'expand' }>, kept: number[], inputSql: string) => expansionSql(w, EXPANSION, rel, kept, inputSql, quoteIdentifier);
 
 /** The value of bin `i` on the axis, as a dynamic (JSON) value. */
 function axisValueSql(axis: SeriesAxis, i: string): string {
@@ -63,32 +56,27 @@ function axisValueSql(axis: SeriesAxis, i: string): string {
 }
 
 export function seriesSql(w: ExprWriter, rel: Extract<Rel, { op: 'series' }>, inputSql: string): string {
-  const { groups, bin, values, axis } = rel;
-  const typeOf = (columnId: string) => rel.input.columns.find((column) => column.id === columnId)!.type;
-  const collected = [
-    ...groups.map((group) => id(group)),
-    `groupArray(toInt64(${id(bin)})) AS __bins`,
-    ...values.map((value, i) => `groupArray(tuple(${id(value.id)})) AS __values${i}`),
-    `min(${id(bin)}) AS __first`,
-    `max(${id(bin)}) + 1 AS __last`,
-    'count() AS __rows',
-  ];
-  const groupBy = groups.length ? ` GROUP BY ${groups.map((group) => id(group)).join(', ')}` : '';
-  const bound = (value: bigint | undefined, fallback: string) => (value === undefined ? fallback : `toInt64(${value.toString()})`);
-  const first = bound(axis.bounds?.first, 'toInt64(__first)');
-  const last = bound(axis.bounds?.last, 'toInt64(__last)');
-  // Bins a series spans from its own data are capped, with a clear error rather than a huge array.
-  const capped = `if(throwIf(${last} - ${first} > ${MAX_SERIES_BINS}, 'make-series would make more than ${MAX_SERIES_BINS} bins in one series; use a larger step or from and to') = 0, ${last}, ${last})`;
-  const range = `range(${first}, greatest(${capped}, ${first}))`;
-  const arrays = values.map((value, i) => {
-    const type = typeOf(value.id);
-    const fallback = `CAST(${w.write(value.default)} AS ${nullableType(type)})`;
-    const element = `if(indexOf(__bins, i) > 0, CAST(__values${i}[indexOf(__bins, i)].1 AS ${nullableType(type)}), ${fallback})`;
+  const valueArray = (i: number, type: AplType, defaultSql: string, range: string) => {
+    const element = `if(indexOf(__bins, i) > 0, CAST(__values${i}[indexOf(__bins, i)].1 AS ${nullableType(type)}), CAST(${defaultSql} AS ${nullableType(type)}))`;
     return jsonArrayOf(`arrayMap(i -> ifNull(${convertSql(element, type, 'dynamic', false)}, 'null'), ${range})`);
-  });
-  const axisArray = jsonArrayOf(`arrayMap(i -> ${axisValueSql(axis, 'i')}, ${range})`);
-  const outputs = [...groups.map((group) => id(group)), ...arrays, axisArray].map((sql, i) => `${sql} AS ${id(rel.columns[i]!.id)}`);
-  const fixed = axis.bounds?.first !== undefined && axis.bounds.last !== undefined;
-  const keep = axis.nonEmpty && fixed && groups.length === 0 ? '' : ' WHERE __rows > 0';
-  return `SELECT ${outputs.join(', ')} FROM (SELECT ${collected.join(', ')} FROM (${inputSql}) AS t${groupBy}) AS s${keep}`;
+  };
+  const binRange = (first: string, last: string) => {
+    const capped = `if(throwIf(${last} - ${first} > ${MAX_SERIES_BINS}, '${TOO_MANY_BINS}') = 0, ${last}, ${last})`;
+    return `range(${first}, greatest(${capped}, ${first}))`;
+  };
+  return seriesFrameSql(
+    w,
+    {
+      id: quoteIdentifier,
+      collectBins: (bin) => `groupArray(toInt64(${bin}))`,
+      collectValues: (value) => `groupArray(tuple(${value}))`,
+      countAll: 'count()',
+      long: (sql) => `toInt64(${sql})`,
+      binRange,
+      valueArray,
+      axisArray: (range) => jsonArrayOf(`arrayMap(i -> ${axisValueSql(rel.axis, 'i')}, ${range})`),
+    },
+    rel,
+    inputSql,
+  );
 }

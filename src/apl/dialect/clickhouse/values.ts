@@ -1,7 +1,7 @@
 // The ClickHouse types of APL values and the literal text of an expression: what the
 // expression writer, the relations and the function rules all need, kept apart from the writer so
 // that the function rules do not import it back.
-import type { AplType, TExpr } from '../../semantic/plan';
+import type { AplType } from '../../semantic/plan';
 
 export const SQL_TYPE: Record<AplType, string> = {
   bool: 'Bool',
@@ -17,7 +17,4 @@ export const SQL_TYPE: Record<AplType, string> = {
 /** The Nullable type of an APL type (every value may be null). */
 export const nullableType = (type: AplType) => `Nullable(${SQL_TYPE[type]})`;
 
-/** The literal string value of an expression, when it is one (for compile-time regexes). */
-export function literalString(expr: TExpr): string | undefined {
-  return expr.kind === 'literal' && expr.value.type === 'string' ? expr.value.value : undefined;
-}
+export { literalString } from '../base/values';

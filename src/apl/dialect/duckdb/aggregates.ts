@@ -2,12 +2,13 @@
 // Collections come back as JSON, like every dynamic value; exact algorithms are used (count
 // distinct, nearest-rank percentiles). A call's row filter (the `*if` forms) becomes a FILTER
 // clause on every aggregate the rule writes.
-import { quoteLiteral } from '../../../events/layout';
+import { quoteLiteral } from '../../../engines/duckdb/layout';
 import type { AggregateCall } from '../../semantic/plan';
+import { aggregateConditions } from '../base/aggregates';
 import type { ExprWriter } from './expressions';
 import { convertSql } from './functions/conversion';
 import { argumentWriter } from './functions/rule';
-import { STOP_WORDS } from './stop-words';
+import { STOP_WORDS } from '../base/stop-words';
 
 /**
  * SQL for one aggregation; `a(i)` is the SQL of argument i, `where(extra)` the FILTER clause
@@ -144,10 +145,10 @@ export const AGGREGATE_RULES: Record<string, AggregateRule> = {
 export function aggregateSql(w: ExprWriter, agg: AggregateCall): string {
   const rule = AGGREGATE_RULES[agg.fn];
   if (!rule) throw new Error(`the DuckDB dialect has no aggregation ${agg.fn}`);
-  const filter = agg.filter ? w.write(agg.filter) : undefined;
+  const conditions = aggregateConditions(w, agg);
   const where = (extra?: string) => {
-    const conditions = [filter, extra].filter((c): c is string => c !== undefined);
-    return conditions.length ? ` FILTER (WHERE ${conditions.map((c) => `(${c})`).join(' AND ')})` : '';
+    const all = conditions(extra);
+    return all.length ? ` FILTER (WHERE ${all.join(' AND ')})` : '';
   };
   return rule(agg, argumentWriter(w, agg.args), where);
 }

@@ -1,14 +1,22 @@
 // DuckDB SQL for the internal calls tabular operators put in the plan (they are not APL
 // functions): bin numbers of make-series, key/value extraction of parse-kv, redact's masking,
-// extend-valid's validity test and find's packing of the fields present.
-import { quoteIdentifier } from '../../../events/layout';
-import type { AplType, Rel, TExpr } from '../../semantic/plan';
+// extend-valid's validity test and find's packing of the fields present. What both engines
+// share of them is ../base/operator-calls.ts.
+import { quoteIdentifier } from '../../../engines/duckdb/layout';
+import type { AplType } from '../../semantic/plan';
+import type { CallExpr } from '../base/expressions';
+import { escapedCharacterPattern, type InSubquerySql, inSubquerySql, keyValuePattern, operatorCallSql as operatorCall, type OperatorRule } from '../base/operator-calls';
 import type { ExprWriter } from './expressions';
-import { escapeClass, escapeRegex, WORD } from '../regex';
 import { convertSql } from './functions';
 
-type CallExpr = Extract<TExpr, { kind: 'call' }>;
-type Rule = (w: ExprWriter, e: CallExpr, a: (i: number) => string) => string;
+type Rule = OperatorRule<ExprWriter>;
+
+const IN_SUBQUERY: InSubquerySql = {
+  quote: quoteIdentifier,
+  convert: (sql, from, to) => convertSql(sql, from, to, false),
+  lower: (sql) => `lower(${sql})`,
+  orFalse: (sql) => `coalesce(${sql}, FALSE)`,
+};
 
 /** Binds `value` once as `name` inside `body` (a one-element list transformed by a lambda). */
 const bind = (value: string, name: string, body: string) => `(list_transform([${value}], lambda ${name}: ${body})[1])`;
@@ -21,32 +29,11 @@ function kvExtractSql(w: ExprWriter, text: string, o: Record<string, unknown>): 
     const pairs = `{'k': list_transform(regexp_extract_all(${text}, ${regex}, 1), lambda k: trim(k)), 'v': regexp_extract_all(${text}, ${regex}, 2)}`;
     return bind(pairs, 'p', `CASE WHEN list_position(p.k, ${w.text(key)}) > 0 THEN trim(p.v[list_position(p.k, ${w.text(key)})]) END`);
   }
-  const quotes = (o.quotes as string[]).map((q) => ({ open: q[0]!, close: q[1] ?? q[0]! }));
+  const quotes = o.quotes as string[];
   const escapes = o.escapes as string[];
-  const pair = o.pairDelimiter as string | undefined;
-  const kv = o.kvDelimiter as string | undefined;
-  const quotedBody = (close: string) => {
-    const plain = `[^${escapeClass(close)}${escapes.map(escapeClass).join('')}]`;
-    return escapes.length ? `(?:${plain}|(?:${escapes.map(escapeRegex).join('|')}).)*` : `${plain}*`;
-  };
-  const keyForms = [escapeRegex(key), ...quotes.map((q) => `${escapeRegex(q.open)}${escapeRegex(key)}${escapeRegex(q.close)}`)];
-  const quoted = quotes.map((q, i) => `(?P<m${i}>${escapeRegex(q.open)})(?P<v${i}>${quotedBody(q.close)})${escapeRegex(q.close)}`);
-  let pattern: string;
-  if (pair !== undefined && kv !== undefined) {
-    const p = escapeRegex(pair);
-    const k = escapeRegex(kv);
-    // A greedy value runs until the next `key=` (or the end); a plain one until the next pair delimiter.
-    const end = o.greedy ? `(?:${p}\\s*[^${escapeClass(pair)}${escapeClass(kv)}]+\\s*${k}|$)` : `(?:${p}|$)`;
-    const plain = `(?P<plain>.*?)\\s*${end}`;
-    pattern = `(?:^|${p})\\s*(?:${keyForms.join('|')})\\s*${k}\\s*(?:${[...quoted, plain].join('|')})`;
-  } else {
-    // Without delimiters, anything but letters and digits separates keys from values.
-    const plain = `(?P<plain>[${WORD}]+)`;
-    pattern = `(?:^|[^${WORD}])(?:${keyForms.join('|')})[^${WORD}]+?(?:${[...quoted, plain].join('|')})`;
-  }
   const names = [...quotes.flatMap((_, i) => [`m${i}`, `v${i}`]), 'plain'];
-  const regex = w.constant(pattern);
-  const undo = (value: string) => (escapes.length ? `regexp_replace(${value}, ${w.constant(`(?:${escapes.map(escapeRegex).join('|')})(.)`)}, '\\1', 'g')` : value);
+  const regex = w.constant(keyValuePattern(o, true));
+  const undo = (value: string) => (escapes.length ? `regexp_replace(${value}, ${w.constant(escapedCharacterPattern(escapes))}, '\\1', 'g')` : value);
   const choices = quotes.map((_, i) => `WHEN g.m${i} <> '' THEN ${undo(`g.v${i}`)}`);
   const picked = choices.length ? `CASE ${choices.join(' ')} ELSE trim(g.plain) END` : 'trim(g.plain)';
   const groups = `regexp_extract(${text}, ${regex}, [${names.map((n) => `'${n}'`).join(', ')}])`;
@@ -112,20 +99,7 @@ export const OPERATOR_CALLS: Record<string, Rule> = {
   kv_extract: (w, e, a) => kvExtractSql(w, a(0), e.options ?? {}),
   redact: (w, e, a) => redactSql(w, a(0), e.options ?? {}),
   valid_or: (_w, e, a) => `CASE WHEN ${validSql(e.type, a(0))} THEN ${a(0)} ELSE ${a(1)} END`,
-  /** `x in (T)`: membership among the values of one column of a subquery (never null). */
-  in_subquery: (w, e, a) => {
-    const o = e.options ?? {};
-    if (!w.relationSql) throw new Error('in_subquery needs a writer that writes relations');
-    const column = `s.${quoteIdentifier(String(o.column))}`;
-    let value = convertSql(column, o.columnType as AplType, o.compareType as AplType, false);
-    let subject = a(0);
-    if (o.caseInsensitive) {
-      value = `lower(${value})`;
-      subject = `lower(${subject})`;
-    }
-    const test = `coalesce(${subject} IN (SELECT ${value} FROM (${w.relationSql(o.rel as Rel)}) AS s), FALSE)`;
-    return o.negated ? `(NOT ${test})` : test;
-  },
+  in_subquery: (w, e, a) => inSubquerySql(IN_SUBQUERY, w, e, a),
   /** A bag of the given fields that are not null. */
   pack_present: (w, e, a) => {
     const keys = e.options?.keys as string[];
@@ -136,9 +110,4 @@ export const OPERATOR_CALLS: Record<string, Rule> = {
 };
 
 /** SQL for an operator's internal call, or undefined when `e` is not one. */
-export function operatorCallSql(w: ExprWriter, e: CallExpr): string | undefined {
-  const rule = OPERATOR_CALLS[e.fn];
-  if (!rule) return undefined;
-  const written: string[] = [];
-  return rule(w, e, (i) => (written[i] ??= w.write(e.args[i]!)));
-}
+export const operatorCallSql = (w: ExprWriter, e: CallExpr) => operatorCall(OPERATOR_CALLS, w, e);

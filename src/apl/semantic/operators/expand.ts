@@ -2,7 +2,7 @@
 // expanded in parallel, optionally typed (`to typeof(long)`), numbered (`with_itemindex`) and
 // capped per row (`limit`). Expanded rows are no longer single events, so the event identity
 // ends here; rows that came newest first stay in that order, elements in array order.
-import { ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../../events/layout';
+import { ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../../fields/system-fields';
 import type { Operator } from '../../syntax/ast';
 import { semanticError } from '../../syntax/position';
 import type { Analyzer, Stage } from '../analyzer';

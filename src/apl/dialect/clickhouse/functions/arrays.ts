@@ -32,25 +32,11 @@ function wildcardRegex(pattern: string | undefined, sql: string): string {
 
 const pairObject = (key: string, value: string, separator: string) => `concat('{"key":', toJSONString(${key}), ',"value":', toJSONString(${value}), ',"separator":', toJSONString(${separator}), '}')`;
 
-/** DuckDB's json_type names, as the semantic layer asks for them, in ClickHouse's JSONType names. */
-const KIND_NAMES: Record<string, string> = {
-  ARRAY: 'Array',
-  OBJECT: 'Object',
-  VARCHAR: 'String',
-  BIGINT: 'Int64',
-  UBIGINT: 'UInt64',
-  DOUBLE: 'Double',
-  BOOLEAN: 'Bool',
-  NULL: 'Null',
-};
-
 /** An index into a list of length `n`: negative counts from the end, clamped to 0..n. */
 const clamped = (x: string, n: string) => `least(greatest(if(${x} < 0, ${x} + ${n}, ${x}), 0), ${n})`;
 
 export const ARRAY_RULES: RuleTable = {
-  array_length: (_w, _e, a) => `if(${isArray(a(0))}, toInt64(JSONLength(${a(0)})), NULL)`,
   dyn_len: (_w, _e, a) => `multiIf(${isArray(a(0))}, toInt64(JSONLength(${a(0)})), ${jsonType(a(0))} = 'String', toInt64(lengthUTF8(JSONExtractString(${a(0)}))), NULL)`,
-  is_json_kind: (_w, e, a) => `ifNull(${jsonType(a(0))} IN (${(e.options?.kinds as string[]).map((k) => `'${KIND_NAMES[k] ?? k}'`).join(', ')}), false)`,
   pack_array: (_w, e, a) => `concat('[', ${e.args.map((_, i) => element(a(i))).join(", ',', ")}, ']')`,
   bag_pack: (w, e, a) => {
     const keys = e.options?.keys as string[];

@@ -1,10 +1,12 @@
-// Conversions between APL types: implicit ones (`cast`) and the to*() functions (`convert`),
-// which give null for a value that does not convert instead of failing the query.
+// Conversions on ClickHouse: reading text and JSON text, writing JSON text, and the conversion
+// functions of its own (the shared part is ../../functions/conversion.ts).
 import type { AplType } from '../../../semantic/plan';
 import { nullableType } from '../values';
 import { goDurationSql, rfc3339Sql } from '../formatting';
 import { jsonText, jsonType } from './json';
+import { type Converter, conversionRules, converter, type ValueCodecs } from '../../functions/conversion';
 import { bindSql, notNull, type RuleTable } from './rule';
+import { CLICKHOUSE_SPELLING } from './spelling';
 
 export const trimmed = (s: string) => `replaceRegexpAll(${s}, '^\\\\s+|\\\\s+$', '')`;
 
@@ -53,90 +55,59 @@ function timespanOfText(s: string): string {
   return `if(${s} IS NULL, NULL, coalesce(${fromClock}, ${fromUnit}))`;
 }
 
-/** A real printed as APL prints it: whole numbers without a fraction. */
-function realText(x: string): string {
-  return `if(isFinite(${x}) AND ${x} = trunc(${x}) AND abs(${x}) < 1e15, toString(toInt64(${x})), toString(${x}))`;
+/** A dynamic value (JSON text) as type `to`. */
+function fromDynamic(x: string, to: AplType, explicit: boolean): string {
+  const text = jsonText(x);
+  const kind = jsonType(x);
+  // Numbers in a dynamic value are epoch nanoseconds as datetimes, as for longs.
+  if (to === 'datetime') return `if(${kind} IN ('Int64', 'UInt64', 'Double'), accurateCastOrNull(trunc(toFloat64OrNull(${x})), 'Int64'), ${stringTo(to, text)})`;
+  if (to === 'bool') return `multiIf(${kind} = 'Bool', ${x} = 'true', ${kind} = 'String', ${stringTo('bool', text)}, ${kind} = 'Null', NULL, toFloat64OrNull(${x}) != 0)`;
+  // todouble(true) is 1 as for a bool; implicit conversions leave a boolean out, as text.
+  if (to === 'real' && explicit) return `if(${kind} = 'Bool', if(${x} = 'true', 1.0, 0.0), ${stringTo('real', text)})`;
+  if (to === 'int') {
+    return `multiIf(${kind} IN ('Int64', 'UInt64'), toInt64OrNull(${x}), ${kind} = 'Double', accurateCastOrNull(trunc(toFloat64OrNull(${x})), 'Int64'), ${kind} = 'Bool', if(${x} = 'true', toInt64(1), toInt64(0)), ${kind} = 'String', ${stringTo('int', text)}, NULL)`;
+  }
+  return stringTo(to, text);
 }
+
+/** A value of type `from` as JSON text. */
+function toDynamic(x: string, from: AplType, explicit: boolean): string {
+  switch (from) {
+    case 'string':
+      return explicit ? `if(isValidJSON(${x}), ${x}, toJSONString(${x}))` : `toJSONString(${x})`;
+    case 'datetime':
+      return `toJSONString(${rfc3339Sql(x)})`;
+    case 'timespan':
+      return `toJSONString(${goDurationSql(x)})`;
+    case 'bool':
+      return boolText(x);
+    case 'real':
+      return `if(isFinite(${x}), toString(${x}), NULL)`;
+    default:
+      return `toString(${x})`;
+  }
+}
+
+/** A bool as text, null kept. */
+const boolText = (x: string) => `multiIf(${x} IS NULL, NULL, ${x}, 'true', 'false')`;
+
+const CLICKHOUSE_CODECS: ValueCodecs = {
+  nullableType,
+  text: (x) => `toString(${x})`,
+  boolText,
+  datetimeText: rfc3339Sql,
+  timespanText: goDurationSql,
+  jsonText,
+  toDynamic,
+  fromDynamic,
+  fromText: (x, to) => stringTo(to, x),
+};
 
 /** Converts SQL `x` of APL type `from` to `to`; `explicit` marks the to*() functions. */
-export function convertSql(x: string, from: AplType, to: AplType, explicit: boolean): string {
-  if (from === to) return x;
-  if (from === 'null') return `CAST(${x} AS ${nullableType(to)})`;
-  if (to === 'string') {
-    const text = (() => {
-      switch (from) {
-        case 'real':
-          return realText(x);
-        case 'bool':
-          // tostring(bool) of a missing value is "false", as in DuckDB's CASE; a cast keeps null.
-          return explicit ? `if(${x}, 'true', 'false')` : `multiIf(${x} IS NULL, NULL, ${x}, 'true', 'false')`;
-        case 'datetime':
-          return rfc3339Sql(x);
-        case 'timespan':
-          return goDurationSql(x);
-        case 'dynamic':
-          return jsonText(x);
-        default:
-          return `toString(${x})`;
-      }
-    })();
-    // tostring(null) is the empty string.
-    return explicit ? `ifNull(${text}, '')` : text;
-  }
-  if (to === 'dynamic') {
-    switch (from) {
-      case 'string':
-        return explicit ? `if(isValidJSON(${x}), ${x}, toJSONString(${x}))` : `toJSONString(${x})`;
-      case 'datetime':
-        return `toJSONString(${rfc3339Sql(x)})`;
-      case 'timespan':
-        return `toJSONString(${goDurationSql(x)})`;
-      case 'bool':
-        return `multiIf(${x} IS NULL, NULL, ${x}, 'true', 'false')`;
-      case 'real':
-        return `if(isFinite(${x}), toString(${x}), NULL)`;
-      default:
-        return `toString(${x})`;
-    }
-  }
-  if (from === 'dynamic') {
-    const text = jsonText(x);
-    const kind = jsonType(x);
-    // Numbers in a dynamic value are epoch nanoseconds as datetimes, as for longs.
-    if (to === 'datetime') return `if(${kind} IN ('Int64', 'UInt64', 'Double'), accurateCastOrNull(trunc(toFloat64OrNull(${x})), 'Int64'), ${stringTo(to, text)})`;
-    if (to === 'bool') return `multiIf(${kind} = 'Bool', ${x} = 'true', ${kind} = 'String', ${stringTo('bool', text)}, ${kind} = 'Null', NULL, toFloat64OrNull(${x}) != 0)`;
-    // todouble(true) is 1 as for a bool; implicit conversions leave a boolean out, as text.
-    if (to === 'real' && explicit) return `if(${kind} = 'Bool', if(${x} = 'true', 1.0, 0.0), ${stringTo('real', text)})`;
-    if (to === 'int') {
-      return `multiIf(${jsonType(x)} IN ('Int64', 'UInt64'), toInt64OrNull(${x}), ${jsonType(x)} = 'Double', accurateCastOrNull(trunc(toFloat64OrNull(${x})), 'Int64'), ${jsonType(x)} = 'Bool', if(${x} = 'true', toInt64(1), toInt64(0)), ${jsonType(x)} = 'String', ${stringTo('int', text)}, NULL)`;
-    }
-    return stringTo(to, text);
-  }
-  if (from === 'string') return stringTo(to, x);
-  switch (to) {
-    case 'int':
-      if (from === 'real') return `accurateCastOrNull(trunc(${x}), 'Int64')`;
-      return `toInt64(${x})`;
-    case 'real':
-      return `toFloat64(${x})`;
-    case 'bool':
-      return `(${x} != 0)`;
-    case 'timespan':
-      if (from === 'real') return `accurateCastOrNull(trunc(${x}), 'Int64')`;
-      return `toInt64(${x})`;
-    case 'datetime':
-      // Numbers are nanoseconds since the epoch.
-      if (from === 'int') return x;
-      if (from === 'real') return `accurateCastOrNull(trunc(${x}), 'Int64')`;
-      return `CAST(NULL AS Nullable(Int64))`;
-    default:
-      return `CAST(${x} AS ${nullableType(to)})`;
-  }
-}
+export const convertSql: Converter = converter(CLICKHOUSE_SPELLING, CLICKHOUSE_CODECS);
 
 export const CONVERSION_RULES: RuleTable = {
-  cast: (_w, e, a) => convertSql(a(0), e.args[0]!.type, e.type, false),
-  convert: (_w, e, a) => convertSql(a(0), e.args[0]!.type, e.type, true),
+  ...conversionRules(convertSql),
   json_parse_or_null: (_w, _e, a) => `if(isValidJSON(${a(0)}), ${a(0)}, NULL)`,
   toarray: (_w, _e, a) => {
     const values = `concat('[', arrayStringConcat(arrayMap(kv -> kv.2, JSONExtractKeysAndValuesRaw(${notNull(a(0))})), ','), ']')`;

@@ -1,5 +1,7 @@
 // Dynamic values (JSON text): paths and indexes, runtime types, and the struct and parse
-// helpers of summarize and parse.
+// helpers of summarize and parse. Canonical JSON (dynamic_to_json) and the SQL grammar of
+// parse_sql/format_sql are answered by the server (../server-calls.ts).
+import { answeredByServer } from '../server-calls';
 import { jsonMember, jsonType } from './json';
 import type { RuleTable } from './rule';
 
@@ -20,5 +22,7 @@ export const DYNAMIC_RULES: RuleTable = {
     const regex = w.constant(String(e.options?.regex));
     return `if(match(${a(0)}, ${regex}), regexpExtract(${a(0)}, ${regex}, ${Number(e.options?.group)}), NULL)`;
   },
-
+  json_canonical: answeredByServer,
+  parse_sql: answeredByServer,
+  format_sql: answeredByServer,
 };

@@ -4,9 +4,9 @@
 // text (up to three levels of JSON text in strings), each message normalized from the OpenAI,
 // Anthropic or OpenTelemetry shape, then one rule per operation. Lambdas stand for that code's
 // loops; JSON texts are read as JSON.parse reads them (./js-json.ts). The token estimate
-// (genai_estimate_tokens) needs a tokenizer and stays refused.
+// (genai_estimate_tokens) needs a tokenizer: the server answers it (../server-calls.ts).
 import type { AplType } from '../../../semantic/plan';
-import { unsupportedOnClickHouse } from '../unsupported';
+import { answeredByServer } from '../server-calls';
 import { bind, elementsOf, isJson, jsonArray, jsonOfString, jsonString, jsParse, jsTrim, member, membersOf, readable, sqlString } from './js-json';
 import type { RuleTable } from './rule';
 
@@ -252,10 +252,11 @@ export const GENAI_MESSAGE_RULES: RuleTable = {
   genai_messages: (_w, e, a) => {
     const op = String(e.options?.op);
     const operation = OPERATIONS[op];
-    if (!operation) throw unsupportedOnClickHouse(e.fn);
+    if (!operation) throw new Error(`the GenAI message function ${op} has no ClickHouse SQL`);
     const messages = textOf(e.args[0]!.type, a(0), '[]');
     const second = e.args[1];
     const arg = second === undefined ? "''" : INDEXED.has(op) ? a(1) : textOf(second.type, a(1), '');
     return bind(readMessages(messages), 'gm_ms', operation('gm_ms', arg));
   },
+  genai_estimate_tokens: answeredByServer,
 };

@@ -3,7 +3,9 @@
 // prefix; an IPv6 text (IPv4 texts map to ::ffff:a.b.c.d) as its address and prefix, compared as
 // the hex text of the masked address. Comparisons mask both sides with the narrowest prefix in
 // play. Text that is not an address gives null (or false/"" where the function's page says
-// so), never an error. GeoIP lookups need the MMDB reader and are not written here.
+// so), never an error. GeoIP lookups need the MMDB reader: the server answers them
+// (../server-calls.ts).
+import { answeredByServer } from '../server-calls';
 import { literalString } from '../values';
 import { escapeRegex } from '../../regex';
 import { jsonType } from './json';
@@ -93,6 +95,7 @@ const anyItem = (array: string, test: (item: string) => string) =>
   `arrayExists(item -> ${test('item')}, arrayMap(e -> JSONExtractString(e), arrayFilter(e -> ${jsonType('e')} = 'String', JSONExtractArrayRaw(ifNull(${array}, '[]')))))`;
 
 export const IP_RULES: RuleTable = {
+  geo_info: answeredByServer,
   parse_ipv4: (_w, _e, a) => bindSql(ipv4(a(0)), 'x', `if(x.1 IS NOT NULL AND ${a(1)} BETWEEN 0 AND 32, ${mask4('x.1', `least(x.2, ${a(1)})`)}, NULL)`),
   format_ipv4: (_w, e, a) => {
     const masked = mask4(a(0), a(1));

@@ -4,7 +4,7 @@
 // ClickHouse server keeps statement texts in its query log, and whoever reads that log could
 // sign cursors, which only place a query the caller may run anyway at a point in time (the
 // cursor key, kept for cursors alone, signs nothing else). Times are Int64 nanoseconds here.
-import { quoteLiteral } from '../../../../events/clickhouse/layout';
+import { quoteLiteral } from '../../../../engines/clickhouse/layout';
 import type { RuleTable } from './rule';
 
 const POWERS_OF_36 = Array.from({ length: 13 }, (_, i) => (36n ** BigInt(12 - i)).toString());

@@ -1,5 +1,6 @@
-// Rounding functions: floor, ceiling, round, and bin over numbers, timespans and datetimes.
-import { type RuleTable, safeDivisor } from './rule';
+// Rounding on ClickHouse, which rounds exact ties to even where DuckDB and Kusto round them away
+// from zero: round's own rule, and the rounding other ClickHouse rules use.
+import type { RuleTable } from './rule';
 
 /** Rounds half away from zero, as DuckDB's round and casts do (ClickHouse rounds exact ties to even). */
 export function roundSql(x: string, digits = '0'): string {
@@ -11,17 +12,6 @@ export function roundSql(x: string, digits = '0'): string {
 /** A double as Int64 the way DuckDB casts it: rounded, null when out of range. */
 export const doubleToInt = (x: string) => `accurateCastOrNull(${roundSql(x)}, 'Int64')`;
 
-export const ROUNDING_RULES: RuleTable = {
-  floor: (_w, e, a) => (e.type === 'int' ? a(0) : `floor(${a(0)})`),
-  ceiling: (_w, e, a) => (e.type === 'int' ? a(0) : `ceil(${a(0)})`),
+export const ROUNDING_OVERRIDES: RuleTable = {
   round: (_w, _e, a) => roundSql(a(0), a(1)),
-  bin_datetime: (_w, e, a) => {
-    const span = e.args[1]!;
-    const size = span.kind === 'literal' && span.value.type === 'timespan' ? span.value.nanos.toString() : `(${a(1)})`;
-    return `(${a(0)} - ((${a(0)} % ${size}) + ${size}) % ${size})`;
-  },
-  bin_number: (_w, e, a) => {
-    if (e.type === 'real') return `(floor(${a(0)} / ${safeDivisor(a(1))}) * ${a(1)})`;
-    return `(${a(0)} - ((${a(0)} % ${safeDivisor(a(1))}) + ${a(1)}) % ${a(1)})`;
-  },
 };

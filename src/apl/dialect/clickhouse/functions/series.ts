@@ -4,7 +4,9 @@
 // filter) fold over the array with arrayFold; the Fourier transforms are direct sums.
 import type { TExpr } from '../../../semantic/plan';
 import { jsonType } from './json';
+import { seriesRules, type SeriesWalks } from '../../functions/series';
 import { bindSql, type CallExpr, type RuleTable } from './rule';
+import { CLICKHOUSE_SPELLING } from './spelling';
 
 const NUMERIC = `('Int64', 'UInt64', 'Double')`;
 const isArray = (x: string) => `(${jsonType(x)} = 'Array')`;
@@ -25,31 +27,6 @@ function element(arg: TExpr, sql: string, bound: string): { at: (i: string) => s
   };
 }
 
-const MATH: Record<string, (v: string) => string> = {
-  abs: (v) => `abs(${v})`,
-  acos: (v) => `if(${v} BETWEEN -1 AND 1, acos(${v}), NULL)`,
-  asin: (v) => `if(${v} BETWEEN -1 AND 1, asin(${v}), NULL)`,
-  atan: (v) => `atan(${v})`,
-  ceiling: (v) => `ceil(${v})`,
-  cos: (v) => `cos(${v})`,
-  exp: (v) => `exp(${v})`,
-  floor: (v) => `floor(${v})`,
-  log: (v) => `if(${v} > 0, log(${v}), NULL)`,
-  sign: (v) => `sign(${v})`,
-  sin: (v) => `sin(${v})`,
-  tan: (v) => `tan(${v})`,
-};
-
-const ARITHMETIC: Record<string, (x: string, y: string) => string> = {
-  add: (x, y) => `(${x} + ${y})`,
-  subtract: (x, y) => `(${x} - ${y})`,
-  multiply: (x, y) => `(${x} * ${y})`,
-  divide: (x, y) => `(${x} / ${y})`,
-  pow: (x, y) => `pow(${x}, ${y})`,
-  max: (x, y) => `if(${x} IS NOT NULL AND ${y} IS NOT NULL, greatest(${x}, ${y}), NULL)`,
-  min: (x, y) => `if(${x} IS NOT NULL AND ${y} IS NOT NULL, least(${x}, ${y}), NULL)`,
-};
-
 /** Pairs of elements of two operands over the length the function takes. */
 function pairwise(e: CallExpr, a: (i: number) => string, length: 'shortest' | 'longest', body: (x: string, y: string) => string): string {
   const left = element(e.args[0]!, a(0), 'sl');
@@ -68,7 +45,7 @@ const sumOf = (list: string, term: string) => `arraySum(p -> ifNull(${term}, 0),
 /** The sum of the numbers of a list (nulls count nothing; ClickHouse sums no Nullable arrays). */
 const total = (list: string) => `arraySum(v -> ifNull(v, 0), ${list})`;
 
-function reduceSql(e: CallExpr, a: (i: number) => string): string {
+function reduce(e: CallExpr, a: (i: number) => string): string {
   const op = String(e.options?.op);
   const values = `arrayFilter(v -> v IS NOT NULL, ${numbers(a(0))})`;
   switch (op) {
@@ -92,7 +69,7 @@ function reduceSql(e: CallExpr, a: (i: number) => string): string {
   }
 }
 
-function statsSql(x: string, asObject: boolean): string {
+function stats(x: string, asObject: boolean): string {
   const v = `arrayFilter(v -> v IS NOT NULL, st)`;
   const n = `length(${v})`;
   const avg = `(${total(v)} / ${n})`;
@@ -115,7 +92,7 @@ function statsSql(x: string, asObject: boolean): string {
 }
 
 /** Gap filling: a missing element (null, or equal to the placeholder) takes a value from its neighbours. */
-function fillSql(e: CallExpr, a: (i: number) => string): string {
+function fill(e: CallExpr, a: (i: number) => string): string {
   const mode = String(e.options?.mode);
   const placeholder = e.args[1]!.kind === 'literal' && e.args[1]!.value.type === 'null' ? undefined : a(1);
   const raw = numbers(a(0));
@@ -144,7 +121,7 @@ function fillSql(e: CallExpr, a: (i: number) => string): string {
   return `if(${isArray(a(0))}, ${bindSql(list, 'fl', body)}, NULL)`;
 }
 
-function firSql(a: (i: number) => string): string {
+function fir(a: (i: number) => string): string {
   const sum = total('fk');
   // normalize: the coefficients are divided by their sum, so they add up to 1.
   const f = `if(${a(2)} AND ${sum} != 0, arrayMap(c -> c / ${sum}, fk), fk)`;
@@ -155,7 +132,7 @@ function firSql(a: (i: number) => string): string {
   return `if(${isArray(a(0))} AND ${isArray(a(1))}, ${bindSql(numbers(a(0)), 'fx', bindSql(numbers(a(1)), 'fk', body))}, NULL)`;
 }
 
-function iirSql(a: (i: number) => string): string {
+function iir(a: (i: number) => string): string {
   const feedForward = `arraySum(k -> ifNull( if(n - k >= 0, ifNull(ib[k + 1] * arrayElementOrNull(ix, n - k + 1), 0), 0), 0), range(length(ib)))`;
   const feedBack = `arraySum(k -> ifNull( if(n - k >= 0, ifNull(idn[k + 1] * arrayElementOrNull(y, n - k + 1), 0), 0), 0), range(1, length(idn)))`;
   // y[n] = (sum b[k]·x[n-k] - sum_{k>=1} a[k]·y[n-k]) / a[0], folded over n.
@@ -164,7 +141,7 @@ function iirSql(a: (i: number) => string): string {
   return `if(${isArray(a(0))} AND ${isArray(a(1))} AND ${isArray(a(2))}, ${bindSql(numbers(a(0)), 'ix', bindSql(numbers(a(1)), 'ib', bindSql(numbers(a(2)), 'idn', body)))}, NULL)`;
 }
 
-function fftSql(e: CallExpr, a: (i: number) => string): string {
+function fft(e: CallExpr, a: (i: number) => string): string {
   const inverse = Boolean(e.options?.inverse);
   const hasImaginary = !(e.args[1]!.kind === 'literal' && e.args[1]!.value.type === 'null');
   const im = (t: string) => (hasImaginary ? `ifNull(arrayElementOrNull(fi, ${t} + 1), 0)` : '0');
@@ -187,23 +164,10 @@ const arrayResult = (args: TExpr[], a: (i: number) => string, sql: string) => {
   return arrays.length ? `if(${arrays.join(' OR ')}, ${sql}, NULL)` : 'NULL';
 };
 
-export const SERIES_RULES: RuleTable = {
-  series_map: (_w, e, a) => {
-    const fn = MATH[String(e.options?.op)]!;
-    return `if(${isArray(a(0))}, ${toJson(`arrayMap(v -> ${fn('v')}, ${numbers(a(0))})`)}, NULL)`;
-  },
-  series_binary: (_w, e, a) => {
-    const fn = ARITHMETIC[String(e.options?.op)]!;
-    return arrayResult(e.args, a, toJson(pairwise(e, a, e.options?.length as 'shortest' | 'longest', (x, y) => `toNullable(toFloat64(${fn(x, y)}))`)));
-  },
-  series_compare: (_w, e, a) => {
-    const op = String(e.options?.op);
-    return arrayResult(e.args, a, `toJSONString(${pairwise(e, a, 'longest', (x, y) => `if(${x} IS NULL OR ${y} IS NULL, NULL, toBool(${x} ${op === '<>' ? '!=' : op} ${y}))`)})`);
-  },
-  series_reduce: (_w, e, a) => reduceSql(e, a),
-  series_stats: (_w, e, a) => statsSql(a(0), Boolean(e.options?.asObject)),
-  series_fill: (_w, e, a) => fillSql(e, a),
-  series_fir: (_w, _e, a) => firSql(a),
-  series_iir: (_w, _e, a) => iirSql(a),
-  series_fft: (_w, e, a) => fftSql(e, a),
-};
+const map: SeriesWalks['map'] = (a, fn) => `if(${isArray(a(0))}, ${toJson(`arrayMap(v -> ${fn('v')}, ${numbers(a(0))})`)}, NULL)`;
+const binary: SeriesWalks['binary'] = (e, a, length, fn) =>
+  arrayResult(e.args, a, toJson(pairwise(e, a, length, (x, y) => `toNullable(toFloat64(${fn(x, y)}))`)));
+const compare: SeriesWalks['compare'] = (e, a, op) =>
+  arrayResult(e.args, a, `toJSONString(${pairwise(e, a, 'longest', (x, y) => `if(${x} IS NULL OR ${y} IS NULL, NULL, toBool(${x} ${op === '<>' ? '!=' : op} ${y}))`)})`);
+
+export const SERIES_RULES: RuleTable = seriesRules(CLICKHOUSE_SPELLING, { map, binary, compare, reduce, stats, fill, fir, iir, fft });

@@ -93,8 +93,12 @@ function utf8Of(p: string): string {
   return `multiIf(${p} < 128, char(toUInt8(${p})), ${p} < 2048, char(toUInt8(bitOr(192, bitShiftRight(${p}, 6))), ${cont(0)}), ${p} < 65536, char(toUInt8(bitOr(224, bitShiftRight(${p}, 12))), ${cont(6)}, ${cont(0)}), char(toUInt8(bitOr(240, bitShiftRight(${p}, 18))), ${cont(12)}, ${cont(6)}, ${cont(0)}))`;
 }
 
-/** The integers of a JSON array (null elements and non-integers as null), or null when not an array. */
-const jsonIntegers = (x: string) => `JSONExtract(if(${jsonType(x)} = 'Array', ${x}, '[]'), 'Array(Nullable(Int64))')`;
+/**
+ * The integers of a JSON array (null elements and non-integers as null), empty when not an array.
+ * The text is read without its Nullable wrapper: an array cannot be Nullable in ClickHouse, so a
+ * nullable column (a stored array field) would fail the statement.
+ */
+const jsonIntegers = (x: string) => `JSONExtract(if(${jsonType(x)} = 'Array', ${notNull(x)}, '[]'), 'Array(Nullable(Int64))')`;
 
 /** Occurrences of `t` in `s`, overlapping ones too, as Kusto counts them (bytes: UTF-8 matches align). */
 function overlappingCount(s: string, t: string): string {
@@ -102,12 +106,8 @@ function overlappingCount(s: string, t: string): string {
 }
 
 export const STRING_RULES: RuleTable = {
-  strlen: (_w, _e, a) => `toInt64(lengthUTF8(${a(0)}))`,
   string_size: (_w, _e, a) => `toInt64(length(${a(0)}))`,
-  tolower: (_w, _e, a) => `lowerUTF8(${a(0)})`,
-  toupper: (_w, _e, a) => `upperUTF8(${a(0)})`,
   totitle: (_w, _e, a) => `concat(upperUTF8(substringUTF8(${a(0)}, 1, 1)), substringUTF8(${a(0)}, 2))`,
-  reverse: (_w, _e, a) => `reverseUTF8(${a(0)})`,
   trim_space: (_w, _e, a) => trimmed(a(0)),
   url_encode: (_w, _e, a) => `encodeURLComponent(${a(0)})`,
   // Escapes that are incomplete, or decode to bytes that are not UTF-8, give null for the row.
@@ -130,23 +130,18 @@ export const STRING_RULES: RuleTable = {
   },
   regex_quote: (_w, _e, a) => `regexpQuoteMeta(${a(0)})`,
   strip_ansi_escapes: (w, _e, a) => `replaceRegexpAll(${a(0)}, ${w.constant('\\x1b(?:\\[[0-9;?]*[ -/]*[@-~]|\\][^\\x07\\x1b]*(?:\\x07|\\x1b\\\\)|[@-Z\\\\-_])')}, '')`,
-  isascii: (w, _e, a) => `NOT match(${a(0)}, ${w.constant('[^\\x00-\\x7f]')})`,
   codepoints_from_string: (w, _e, a) => whenNotNull([a(0)], `toJSONString(arrayMap(c -> ${codePointOf('c')}, extractAll(${notNull(a(0))}, ${w.constant('(?s).')})))`),
   codepoints_to_string: (_w, _e, a) => {
     const valid = `${jsonType(a(0))} = 'Array' AND arrayAll(p -> p IS NOT NULL AND p >= 0 AND p <= 1114111 AND NOT (p >= 55296 AND p <= 57343), points)`;
     return bindSql(jsonIntegers(a(0)), 'points', `if(${valid}, arrayStringConcat(arrayMap(p -> ${utf8Of('assumeNotNull(p)')}, points)), NULL)`);
   },
-  substring: (_w, e, a) =>
-    e.args.length > 2 ? `substringUTF8(${a(0)}, greatest(${a(1)}, 0) + 1, greatest(${a(2)}, 0))` : `substringUTF8(${a(0)}, greatest(${a(1)}, 0) + 1)`,
   strcat: (_w, e, a) => `concat(${e.args.map((_, i) => `ifNull(${a(i)}, '')`).join(', ')}, '')`,
   strcat_delim: (_w, e, a) => whenNotNull([a(0)], `arrayStringConcat([${e.args.slice(1).map((_, i) => `ifNull(${a(i + 1)}, '')`).join(', ')}], ${notNull(a(0))})`),
-  strcmp: (_w, _e, a) => `multiIf(${a(0)} < ${a(1)}, -1, ${a(0)} > ${a(1)}, 1, ${a(0)} = ${a(1)}, 0, NULL)`,
   split: (_w, e, a) => {
     const parts = `splitByString(${notNull(a(1))}, ${notNull(a(0))})`;
     const list = e.args.length > 2 ? `arraySlice(${parts}, ${a(2)} + 1, if(${a(2)} + 1 >= 1 AND ${a(2)} < length(${parts}), 1, 0))` : parts;
     return whenNotNull(e.args.map((_, i) => a(i)), `toJSONString(${list})`);
   },
-  replace_string: (_w, _e, a) => `if(${a(1)} = '', ${a(0)}, replaceAll(${a(0)}, ${a(1)}, ${a(2)}))`,
   replace_regex: (w, e, a) => {
     const rewrite = literalString(e.args[2]!);
     const regex = regexArg(w, e.args[1]!, () => a(1));
@@ -212,16 +207,6 @@ export const STRING_RULES: RuleTable = {
     if (side !== 'end') sql = `replaceRegexpOne(${sql}, concat('^', ${set}), '')`;
     if (side !== 'start') sql = `replaceRegexpOne(${sql}, concat(${set}, '$'), '')`;
     return `if(${a(1)} = '', ${a(0)}, ${sql})`;
-  },
-  trim_regex: (w, e, a) => {
-    const text = literalString(e.args[1]!);
-    const side = e.options?.side;
-    const leading = text !== undefined ? w.constant(`^(?:${text})+`) : `concat('^(?:', ${a(1)}, ')+')`;
-    const trailing = text !== undefined ? w.constant(`(?:${text})+$`) : `concat('(?:', ${a(1)}, ')+$')`;
-    let sql = a(0);
-    if (side !== 'end') sql = `replaceRegexpOne(${sql}, ${leading}, '')`;
-    if (side !== 'start') sql = `replaceRegexpOne(${sql}, ${trailing}, '')`;
-    return sql;
   },
   // At most 1024 repetitions, as Axiom documents.
   strrep: (w, _e, a) => {

@@ -32,10 +32,8 @@ const pairObject = (key: string, value: string, separator: string) => `json_obje
 const EMPTY = `CAST('[]' AS JSON)`;
 
 export const ARRAY_RULES: RuleTable = {
-  array_length: (_w, _e, a) => `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN CAST(json_array_length(${a(0)}) AS BIGINT) END`,
   dyn_len: (_w, _e, a) =>
     `CAST(CASE json_type(${a(0)}) WHEN 'ARRAY' THEN json_array_length(${a(0)}) WHEN 'VARCHAR' THEN length(json_extract_string(${a(0)}, '$')) END AS BIGINT)`,
-  is_json_kind: (_w, e, a) => `coalesce(json_type(${a(0)}) IN (${(e.options?.kinds as string[]).map((k) => `'${k}'`).join(', ')}), false)`,
   pack_array: (_w, e, a) => `json_array(${e.args.map((_, i) => a(i)).join(', ')})`,
   bag_pack: (w, e, a) => {
     const keys = e.options?.keys as string[];

@@ -2,21 +2,19 @@
 // family (operators, conversions, strings, ...).
 import { assembleFamilies } from '../../../registry';
 import type { ExprWriter } from '../expressions';
+import { engineFamilies } from '../../functions';
 import { ARRAY_RULES } from './arrays';
-import { CONDITIONAL_RULES } from './conditional';
 import { CONVERSION_RULES } from './conversion';
-import { DATETIME_RULES } from './datetime';
+import { CALENDAR_RULES } from './datetime';
 import { DYNAMIC_RULES } from './dynamic';
 import { GENAI_PRICE_RULES } from '../pricing';
 import { GENAI_MESSAGE_RULES } from './genai';
 import { HASH_RULES } from './hash';
 import { IP_RULES } from './ip';
-import { MATH_RULES } from './math';
 import { METADATA_RULES } from './metadata';
-import { OPERATOR_RULES } from './operators';
-import { ROUNDING_RULES } from './rounding';
 import { argumentWriter, type CallExpr, type Rule, type RuleTable } from './rule';
 import { SERIES_RULES } from './series';
+import { DUCKDB_SPELLING } from './spelling';
 import { SQL_RULES } from './sql';
 import { STRING_RULES } from './strings';
 import { TYPE_RULES } from './types';
@@ -25,14 +23,10 @@ export { convertSql } from './conversion';
 export { escapeRegex } from './rule';
 
 /** Every family's rules by family name. */
-export const DUCKDB_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
-  operators: OPERATOR_RULES,
+export const DUCKDB_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = engineFamilies(DUCKDB_SPELLING, {
   conversion: CONVERSION_RULES,
   strings: STRING_RULES,
-  conditional: CONDITIONAL_RULES,
-  math: MATH_RULES,
-  rounding: ROUNDING_RULES,
-  datetime: DATETIME_RULES,
+  datetime: CALENDAR_RULES,
   dynamic: DYNAMIC_RULES,
   arrays: ARRAY_RULES,
   hash: HASH_RULES,
@@ -42,7 +36,7 @@ export const DUCKDB_RULE_FAMILIES: Readonly<Record<string, RuleTable>> = {
   sql: SQL_RULES,
   series: SERIES_RULES,
   genai: { ...GENAI_PRICE_RULES, ...GENAI_MESSAGE_RULES },
-};
+});
 
 /** Canonical call name → DuckDB SQL rule. */
 export const DUCKDB_RULES: Record<string, Rule> = assembleFamilies(DUCKDB_RULE_FAMILIES, 'DuckDB rule');

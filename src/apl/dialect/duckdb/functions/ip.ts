@@ -2,7 +2,7 @@
 // value (BIGINT) and prefix; an IPv6 text as its 128 bits (as '0'/'1' text) and prefix.
 // Comparisons mask both sides with the narrowest prefix in play. Text that is not an address
 // gives null (or false/"" where the function's page says so), never an error.
-import { quoteLiteral } from '../../../../events/layout';
+import { quoteLiteral } from '../../../../engines/duckdb/layout';
 import { literalString } from '../values';
 import { jsonList } from './arrays';
 import type { RuleTable } from './rule';

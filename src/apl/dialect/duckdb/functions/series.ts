@@ -3,7 +3,9 @@
 // NaN and infinities as null (JSON has no such numbers). Recurrences (the IIR filter) fold
 // over the list with list_reduce; the Fourier transforms are direct sums.
 import type { TExpr } from '../../../semantic/plan';
+import { seriesRules, type SeriesWalks } from '../../functions/series';
 import { bindSql, type CallExpr, type RuleTable } from './rule';
+import { DUCKDB_SPELLING } from './spelling';
 
 const NUMERIC = `('BIGINT', 'UBIGINT', 'DOUBLE')`;
 
@@ -24,31 +26,6 @@ function element(arg: TExpr, sql: string, bound: string): { at: (i: string) => s
   };
 }
 
-const MATH: Record<string, (v: string) => string> = {
-  abs: (v) => `abs(${v})`,
-  acos: (v) => `CASE WHEN ${v} BETWEEN -1 AND 1 THEN acos(${v}) END`,
-  asin: (v) => `CASE WHEN ${v} BETWEEN -1 AND 1 THEN asin(${v}) END`,
-  atan: (v) => `atan(${v})`,
-  ceiling: (v) => `ceil(${v})`,
-  cos: (v) => `cos(${v})`,
-  exp: (v) => `exp(${v})`,
-  floor: (v) => `floor(${v})`,
-  log: (v) => `CASE WHEN ${v} > 0 THEN ln(${v}) END`,
-  sign: (v) => `sign(${v})`,
-  sin: (v) => `sin(${v})`,
-  tan: (v) => `tan(${v})`,
-};
-
-const ARITHMETIC: Record<string, (x: string, y: string) => string> = {
-  add: (x, y) => `(${x} + ${y})`,
-  subtract: (x, y) => `(${x} - ${y})`,
-  multiply: (x, y) => `(${x} * ${y})`,
-  divide: (x, y) => `(${x} / ${y})`,
-  pow: (x, y) => `pow(${x}, ${y})`,
-  max: (x, y) => `CASE WHEN ${x} IS NOT NULL AND ${y} IS NOT NULL THEN greatest(${x}, ${y}) END`,
-  min: (x, y) => `CASE WHEN ${x} IS NOT NULL AND ${y} IS NOT NULL THEN least(${x}, ${y}) END`,
-};
-
 /** Pairs of elements of two operands over the length the function takes. */
 function pairwise(e: CallExpr, a: (i: number) => string, length: 'shortest' | 'longest', body: (x: string, y: string) => string): string {
   const left = element(e.args[0]!, a(0), 'sl');
@@ -64,7 +41,7 @@ function pairs(e: CallExpr, a: (i: number) => string): string {
 
 const sumOf = (list: string, term: string) => `list_sum(list_transform(${list}, lambda p: ${term}))`;
 
-function reduceSql(e: CallExpr, a: (i: number) => string): string {
+function reduce(e: CallExpr, a: (i: number) => string): string {
   const op = String(e.options?.op);
   const values = `list_filter(${numbers(a(0))}, lambda v: v IS NOT NULL)`;
   switch (op) {
@@ -91,7 +68,7 @@ function reduceSql(e: CallExpr, a: (i: number) => string): string {
   }
 }
 
-function statsSql(x: string, asObject: boolean): string {
+function stats(x: string, asObject: boolean): string {
   const l = 'st';
   const v = `list_filter(${l}, lambda v: v IS NOT NULL)`;
   const n = `len(${v})`;
@@ -111,7 +88,7 @@ function statsSql(x: string, asObject: boolean): string {
 }
 
 /** Gap filling: a missing element (null, or equal to the placeholder) takes a value from its neighbours. */
-function fillSql(e: CallExpr, a: (i: number) => string): string {
+function fill(e: CallExpr, a: (i: number) => string): string {
   const mode = String(e.options?.mode);
   const placeholder = e.args[1]!.kind === 'literal' && e.args[1]!.value.type === 'null' ? undefined : a(1);
   const raw = numbers(a(0));
@@ -142,7 +119,7 @@ function fillSql(e: CallExpr, a: (i: number) => string): string {
   return `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN ${bindSql(list, 'fl', body)} END`;
 }
 
-function firSql(a: (i: number) => string): string {
+function fir(a: (i: number) => string): string {
   const x = 'fx';
   const raw = 'fk';
   const total = `list_sum(list_filter(${raw}, lambda f: f IS NOT NULL))`;
@@ -155,7 +132,7 @@ function firSql(a: (i: number) => string): string {
   return `CASE WHEN json_type(${a(0)}) = 'ARRAY' AND json_type(${a(1)}) = 'ARRAY' THEN ${bindSql(numbers(a(0)), 'fx', bindSql(numbers(a(1)), 'fk', body))} END`;
 }
 
-function iirSql(a: (i: number) => string): string {
+function iir(a: (i: number) => string): string {
   const [x, b, d] = ['ix', 'ib', 'idn'];
   const feedForward = `coalesce(list_sum(list_transform(range(len(${b})), lambda k: CASE WHEN n - k >= 0 THEN coalesce(${b}[k + 1] * ${x}[n - k + 1], 0) ELSE 0 END)), 0)`;
   const feedBack = `coalesce(list_sum(list_transform(range(1, len(${d})), lambda k: CASE WHEN n - k >= 0 THEN coalesce(${d}[k + 1] * y[n - k + 1], 0) ELSE 0 END)), 0)`;
@@ -166,7 +143,7 @@ function iirSql(a: (i: number) => string): string {
   return `CASE WHEN json_type(${a(0)}) = 'ARRAY' AND json_type(${a(1)}) = 'ARRAY' AND json_type(${a(2)}) = 'ARRAY' THEN ${bindSql(numbers(a(0)), 'ix', bindSql(numbers(a(1)), 'ib', bindSql(numbers(a(2)), 'idn', body)))} END`;
 }
 
-function fftSql(e: CallExpr, a: (i: number) => string): string {
+function fft(e: CallExpr, a: (i: number) => string): string {
   const inverse = Boolean(e.options?.inverse);
   const re = 'fr';
   const hasImaginary = !(e.args[1]!.kind === 'literal' && e.args[1]!.value.type === 'null');
@@ -189,23 +166,8 @@ const arrayResult = (args: TExpr[], a: (i: number) => string, sql: string) => {
   return arrays.length ? `CASE WHEN ${arrays.join(' OR ')} THEN ${sql} END` : 'NULL';
 };
 
-export const SERIES_RULES: RuleTable = {
-  series_map: (_w, e, a) => {
-    const fn = MATH[String(e.options?.op)]!;
-    return `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN ${toJson(`list_transform(${numbers(a(0))}, lambda v: ${fn('v')})`)} END`;
-  },
-  series_binary: (_w, e, a) => {
-    const fn = ARITHMETIC[String(e.options?.op)]!;
-    return arrayResult(e.args, a, toJson(pairwise(e, a, e.options?.length as 'shortest' | 'longest', fn)));
-  },
-  series_compare: (_w, e, a) => {
-    const op = String(e.options?.op);
-    return arrayResult(e.args, a, `to_json(${pairwise(e, a, 'longest', (x, y) => `(${x} ${op} ${y})`)})`);
-  },
-  series_reduce: (_w, e, a) => reduceSql(e, a),
-  series_stats: (_w, e, a) => statsSql(a(0), Boolean(e.options?.asObject)),
-  series_fill: (_w, e, a) => fillSql(e, a),
-  series_fir: (_w, _e, a) => firSql(a),
-  series_iir: (_w, _e, a) => iirSql(a),
-  series_fft: (_w, e, a) => fftSql(e, a),
-};
+const map: SeriesWalks['map'] = (a, fn) => `CASE WHEN json_type(${a(0)}) = 'ARRAY' THEN ${toJson(`list_transform(${numbers(a(0))}, lambda v: ${fn('v')})`)} END`;
+const binary: SeriesWalks['binary'] = (e, a, length, fn) => arrayResult(e.args, a, toJson(pairwise(e, a, length, fn)));
+const compare: SeriesWalks['compare'] = (e, a, op) => arrayResult(e.args, a, `to_json(${pairwise(e, a, 'longest', (x, y) => `(${x} ${op} ${y})`)})`);
+
+export const SERIES_RULES: RuleTable = seriesRules(DUCKDB_SPELLING, { map, binary, compare, reduce, stats, fill, fir, iir, fft });

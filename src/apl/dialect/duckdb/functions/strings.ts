@@ -73,12 +73,8 @@ function parseCsvSql(s: string): string {
 }
 
 export const STRING_RULES: RuleTable = {
-  strlen: (_w, _e, a) => `CAST(length(${a(0)}) AS BIGINT)`,
   string_size: (_w, _e, a) => `CAST(octet_length(encode(${a(0)})) AS BIGINT)`,
-  tolower: (_w, _e, a) => `lower(${a(0)})`,
-  toupper: (_w, _e, a) => `upper(${a(0)})`,
   totitle: (_w, _e, a) => `concat(upper(left(${a(0)}, 1)), substring(${a(0)}, 2))`,
-  reverse: (_w, _e, a) => `reverse(${a(0)})`,
   trim_space: (_w, _e, a) => `regexp_replace(${a(0)}, '^\\s+|\\s+$', '', 'g')`,
   url_encode: (_w, _e, a) => `url_encode(${a(0)})`,
   url_decode: (_w, _e, a) => `try(url_decode(${a(0)}))`,
@@ -96,23 +92,18 @@ export const STRING_RULES: RuleTable = {
     `CASE WHEN ${a(0)} IS NOT NULL THEN concat('"', replace(replace(replace(replace(replace(${a(0)}, '\\', '\\\\'), '"', '\\"'), chr(10), '\\n'), chr(13), '\\r'), chr(9), '\\t'), '"') END`,
   regex_quote: (_w, _e, a) => `regexp_replace(${a(0)}, '([\\\\^$.|?*+()\\[\\]{}-])', '\\\\\\1', 'g')`,
   strip_ansi_escapes: (_w, _e, a) => `regexp_replace(${a(0)}, '\\x1b(?:\\[[0-9;?]*[ -/]*[@-~]|\\][^\\x07\\x1b]*(?:\\x07|\\x1b\\\\)|[@-Z\\\\-_])', '', 'g')`,
-  isascii: (_w, _e, a) => `NOT regexp_matches(${a(0)}, '[^\\x00-\\x7f]')`,
   codepoints_from_string: (_w, _e, a) => `to_json(list_transform(regexp_extract_all(${a(0)}, '(?s).', 0), lambda c: unicode(c)))`,
   codepoints_to_string: (_w, _e, a) => {
     const points = `TRY_CAST(${a(0)} AS BIGINT[])`;
     const valid = `json_type(${a(0)}) = 'ARRAY' AND len(list_filter(${points}, lambda p: p IS NULL OR p < 0 OR p > 1114111 OR (p >= 55296 AND p <= 57343))) = 0`;
     return `CASE WHEN ${valid} THEN array_to_string(list_transform(${points}, lambda p: chr(CAST(p AS INTEGER))), '') END`;
   },
-  substring: (_w, e, a) =>
-    e.args.length > 2 ? `substring(${a(0)}, greatest(${a(1)}, 0) + 1, greatest(${a(2)}, 0))` : `substring(${a(0)}, greatest(${a(1)}, 0) + 1)`,
   strcat: (_w, e, a) => `concat(${e.args.map((_, i) => a(i)).join(', ')})`,
   strcat_delim: (_w, e, a) => `concat_ws(${a(0)}, ${e.args.slice(1).map((_, i) => `coalesce(${a(i + 1)}, '')`).join(', ')})`,
-  strcmp: (_w, _e, a) => `CASE WHEN ${a(0)} < ${a(1)} THEN -1 WHEN ${a(0)} > ${a(1)} THEN 1 WHEN ${a(0)} = ${a(1)} THEN 0 END`,
   split: (_w, e, a) =>
     e.args.length > 2
       ? `to_json(list_slice(string_split(${a(0)}, ${a(1)}), ${a(2)} + 1, ${a(2)} + 1))`
       : `to_json(string_split(${a(0)}, ${a(1)}))`,
-  replace_string: (_w, _e, a) => `CASE WHEN ${a(1)} = '' THEN ${a(0)} ELSE replace(${a(0)}, ${a(1)}, ${a(2)}) END`,
   replace_regex: (w, e, a) => {
     const rewrite = literalString(e.args[2]!);
     const regex = regexArg(w, e.args[1]!, () => a(1));
@@ -165,16 +156,6 @@ export const STRING_RULES: RuleTable = {
     const side = e.options?.side;
     const fn = side === 'start' ? 'ltrim' : side === 'end' ? 'rtrim' : 'trim';
     return `CASE WHEN ${a(1)} = '' THEN ${a(0)} ELSE ${fn}(${a(0)}, ${a(1)}) END`;
-  },
-  trim_regex: (w, e, a) => {
-    const text = literalString(e.args[1]!);
-    const side = e.options?.side;
-    const leading = text !== undefined ? w.constant(`^(?:${text})+`) : `concat('^(?:', ${a(1)}, ')+')`;
-    const trailing = text !== undefined ? w.constant(`(?:${text})+$`) : `concat('(?:', ${a(1)}, ')+$')`;
-    let sql = a(0);
-    if (side !== 'end') sql = `regexp_replace(${sql}, ${leading}, '')`;
-    if (side !== 'start') sql = `regexp_replace(${sql}, ${trailing}, '')`;
-    return text !== undefined ? sql : `try(${sql})`;
   },
   // At most 1024 repetitions, as Axiom documents, and no longer than the string limit.
   strrep: (w, _e, a) =>

@@ -1,10 +1,7 @@
 // Type tests that look inside values: valid UTF-8 text, and numbers with a Luhn checksum
 // (card numbers of the known networks, IMEIs).
+import { CARD_NETWORKS } from '../../functions/card-networks';
 import type { RuleTable } from './rule';
-
-/** Issuer prefixes and lengths of Visa, Mastercard, American Express, Diners, Discover, JCB and UnionPay. */
-const CARD_NETWORKS =
-  '^(?:4[0-9]{12}(?:[0-9]{3,6})?|5[1-5][0-9]{14}|2(?:22[1-9]|2[3-9][0-9]|[3-6][0-9]{2}|7[01][0-9]|720)[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[689][0-9])[0-9]{11,16}|6(?:011|5[0-9]{2}|4[4-9][0-9])[0-9]{12,15}|35(?:2[89]|[3-8][0-9])[0-9]{12,15}|62[0-9]{14,17})$';
 
 /** The Luhn checksum over a string of digits: every second digit from the right doubled. */
 function luhnSql(digits: string): string {
