@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
+import { ChdbExecutor } from '../../src/engines/clickhouse/chdb-executor';
 import { executeMpl } from '../../src/metrics/mpl/execution/execute';
 import type { MetricsAnswer } from '../../src/metrics/mpl/execution/result';
 import { datasetBinding } from '../../src/metrics/service';

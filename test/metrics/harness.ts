@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Principal } from '../../src/auth/principal';
-import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
+import { ChdbExecutor } from '../../src/engines/clickhouse/chdb-executor';
 import { ClickHouseMetricsStore } from '../../src/metrics/store/clickhouse/clickhouse-metrics-store';
 import { DuckDBMetricsStore } from '../../src/metrics/store/metrics-store';
 import type { MetricsStore } from '../../src/metrics/store/store';

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClickHouseMetricsStore } from '../../src/metrics/store/clickhouse/clickhouse-metrics-store';
 import type { SeriesPoints, TagValue } from '../../src/metrics/model';
-import { ChdbExecutor } from '../../src/events/clickhouse/chdb-executor';
+import { ChdbExecutor } from '../../src/engines/clickhouse/chdb-executor';
 import { createTablesSql, dropTablesSql } from '../../src/metrics/store/clickhouse/layout';
-import { quoteLiteral } from '../../src/events/clickhouse/layout';
+import { quoteLiteral } from '../../src/engines/clickhouse/layout';
 import { ON_CHDB } from '../helpers/server';
 import { type OpenedMetricsStore, openMetricsStoreIn } from './harness';
 
