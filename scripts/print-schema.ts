@@ -2,7 +2,7 @@
 // when the checked-in file differs from what this prints.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { printSchemaFile } from '../src/graphql/print';
+import { printSchemaFile } from '../src/graphql/schema/print';
 
 const target = fileURLToPath(new URL('../schema.graphql', import.meta.url));
 writeFileSync(target, printSchemaFile());

@@ -7,11 +7,11 @@ import type { Config } from './config';
 import { registerCompression } from './console/compression';
 import { registerConsole } from './console/plugin';
 import { openRelationalStore } from './db/store';
-import { mountGraphQL } from './graphql/yoga';
-import { registerErrorHandling } from './rest/error-handler';
-import { parseJsonBodies } from './rest/json-body';
+import { mountGraphQL } from './graphql/server/yoga';
+import { registerErrorHandling } from './rest/shared/error-handler';
+import { parseJsonBodies } from './rest/shared/json-body';
 import { registerRestRoutes } from './rest/routes';
-import { closeServices, createServices, type Services } from './services';
+import { closeServices, createServices, type ServiceOptions, type Services } from './services';
 
 export interface App {
   server: FastifyInstance;
@@ -20,9 +20,9 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function createApp(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<App> {
+export async function createApp(config: Config, logger: Logger = pino({ level: config.logLevel }), options: ServiceOptions = {}): Promise<App> {
   const store = await openRelationalStore(config.database);
-  const services = await createServices(config, logger, store);
+  const services = await createServices(config, logger, store, options);
   const server = Fastify({
     loggerInstance: logger,
     // Per-request access logs only when debugging; errors are always logged.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { printSchemaFile } from '../src/graphql/print';
+import { printSchemaFile } from '../src/graphql/schema/print';
 
 describe('schema.graphql', () => {
   it('matches the schema built from code (run `npm run schema:print` after changing types)', () => {

@@ -3,7 +3,7 @@
 // is a client-side route and gets the page, rendered per request with a fresh CSP nonce.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleConfig } from '../config';
-import { sendError } from '../rest/error-handler';
+import { sendError } from '../rest/shared/error-handler';
 import { ConsoleBundle, type StaticFile } from './bundle';
 import { consolePolicy, freshNonce } from './csp';
 import { chooseCoding } from './encoding';

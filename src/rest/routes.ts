@@ -1,18 +1,22 @@
-// Registers every REST area. Each area is a Fastify plugin in its own file.
+// Registers every REST scope, each a folder of Fastify plugins: the Axiom-compatible API behind
+// its token check (api/), the ingest doors of shippers with their own authentication
+// (shippers/), the public model catalog (catalog/) and the console's sign-in (auth/); helpers
+// they share live in shared/. Each plugin is given only the services it calls.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
-import { authSessionRoutes } from './auth-session';
-import { axiomApi } from './axiom-api';
-import { catalogRoutes } from './catalog';
-import { elasticRoutes } from './elastic';
-import { hecRoutes } from './hec';
-import { lokiRoutes } from './loki';
-import { metricsSpecRoute } from './metrics';
-import { oidcRoutes } from './oidc';
-import { otlpRoutes } from './otlp';
-import { registerOpenApi } from './openapi';
-import { provisionRoutes } from './orgs';
+import { axiomApi } from './api/axiom-api';
+import { metricsSpecRoute } from './api/metrics';
+import { provisionRoutes } from './api/orgs';
+import { oidcRoutes } from './auth/oidc';
+import { authSessionRoutes } from './auth/sign-in';
+import { catalogRoutes } from './catalog/routes';
+import { registerOpenApi } from './shared/openapi';
+import { elasticRoutes } from './shippers/elastic';
+import { hecRoutes } from './shippers/hec';
+import { lokiRoutes } from './shippers/loki';
+import { otlpRoutes } from './shippers/otlp';
 
+/** The options of the plugins that mount others (this one and the Axiom API): every service. */
 export interface RouteOptions {
   services: Services;
 }

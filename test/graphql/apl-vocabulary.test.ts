@@ -1,17 +1,17 @@
-// The public aplVocabulary query lists what the APL reference (APL.md) lists: the operators of
-// each table with their syntax, every scalar operator, every scalar function with its family and
-// every aggregation, aliases included. The expectations are read from APL.md's text here.
+// The public aplVocabulary query lists what the APL reference (docs/reference/apl.md) lists: the
+// operators of each table with their syntax, every scalar operator, every scalar function with its family and
+// every aggregation, aliases included. The expectations are read from the reference's text here.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-const reference = readFileSync(new URL('../../APL.md', import.meta.url), 'utf8');
+const reference = readFileSync(new URL('../../docs/reference/apl.md', import.meta.url), 'utf8');
 
 /** The lines of a `## title` section, up to the next `## ` heading. */
 function section(title: string): string[] {
   const lines = reference.split('\n');
   const start = lines.findIndex((line) => line.startsWith(`## ${title}`));
-  expect(start, `APL.md has a "${title}" section`).toBeGreaterThanOrEqual(0);
+  expect(start, `the APL reference has a "${title}" section`).toBeGreaterThanOrEqual(0);
   const end = lines.findIndex((line, index) => index > start && line.startsWith('## '));
   return lines.slice(start + 1, end < 0 ? undefined : end);
 }
