@@ -43,43 +43,78 @@ export function minimumDuckDBMemory(maxFields: number): number {
 }
 
 const envSchema = z.object({
+  /** Address to listen on (`0.0.0.0` for every interface). */
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** Port to listen on. */
   PORT: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be at most 65535').default(8080),
+  /** Where the embedded databases live (SQLite, DuckDB, chdb). */
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * Relational data: a SQLite location (`file:path` or a plain path; default
+   * `$DATA_DIR/eventdeck.db`), or `postgres://user:password@host:5432/db` (also `postgresql://`;
+   * TLS and other `pg` options as URL parameters, e.g. `?sslmode=require`).
+   */
   DATABASE_URL: z.string().min(1).optional(),
+  /** PostgreSQL connections per instance. */
   DATABASE_POOL_SIZE: z.coerce.number().int('must be a whole number').min(2, 'must be at least 2').default(10),
+  /** Model catalog source: a file path or a URL of LiteLLM's `model_prices_and_context_window.json`. */
   MODEL_CATALOG_SOURCE: z.string().min(1).default(DEFAULT_CATALOG_SOURCE),
+  /** How often a URL catalog source is read again (`30m`, `6h`, `1d`; `0` or `off`: never). */
   MODEL_CATALOG_REFRESH: z
     .string()
     .regex(/^(0|off|(\d+(\.\d+)?(ms|s|m|h|d))+)$/, 'must be a duration such as 1h, 30m or 90s, or 0 / off to disable')
     .default('1h'),
+  /** The admin user's personal token; unset: one is generated at first start and printed once. */
   ADMIN_TOKEN: z
     .string()
     .regex(/^[\x21-\x7e]{12,}$/, 'must be at least 12 printable characters without spaces (e.g. "xapt-" and a random string)')
     .optional(),
+  /** Most fields a dataset may have; events bringing more fail alone. */
   MAX_FIELDS_PER_DATASET: positiveInt(1024),
+  /** Most rows in one page of a query answer. */
   MAX_QUERY_ROWS: positiveInt(65_000),
+  /** Time budget of one query (ms), every stage from parsing to the answer. */
   QUERY_TIMEOUT_MS: positiveInt(30_000),
+  /** Largest result a query may read (bytes). */
   QUERY_MAX_RESULT_BYTES: positiveInt(64 * 2 ** 20),
+  /**
+   * Query statements kept prepared per event-store read connection when their text repeats (plans
+   * only, never results); `0` plans every query anew.
+   */
   QUERY_PREPARED_STATEMENTS: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(32),
+  /** Longest APL query text (bytes). */
   APL_MAX_QUERY_BYTES: positiveInt(256 * 1024),
+  /** Deepest nesting of an APL query (parentheses, calls, operator chains, subqueries). */
   APL_MAX_NESTING: boundedInt(100, 256),
+  /** Most tabular operators in a query, lets, functions and views expanded. */
   APL_MAX_OPERATORS: boundedInt(200, 1000),
+  /** Largest expression once `let` names and function calls are replaced by their values and bodies. */
   APL_MAX_EXPRESSION_NODES: positiveInt(20_000),
+  /** Longest string a query may compute (bytes). */
   APL_MAX_STRING_BYTES: positiveInt(2 ** 20),
+  /** Deepest nesting of a JSON request body or of GraphQL variables. */
   JSON_MAX_DEPTH: boundedInt(128, 1000),
+  /** Time for a whole request (headers and body) to arrive (ms). */
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(120_000),
   /** `false` serves no web console (no /app/, no redirect from /); the API is unaffected. */
   CONSOLE_ENABLED: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
   /** Directory of the built web console served at /app/ (default: console/dist of this checkout). */
   CONSOLE_DIST_DIR: z.string().min(1).optional(),
+  /** Ingest requests parsed and written at once, every door together. */
   INGEST_CONCURRENCY: positiveInt(2),
+  /** Bytes of ingest bodies held in memory at once, shared fairly between tokens (bytes or `512MB`, `2GiB`). */
   INGEST_BUFFER_BYTES: byteSize.default(256 * 2 ** 20),
+  /** An ingest body that sends nothing this long (ms) is refused with 408. */
   INGEST_BODY_IDLE_TIMEOUT_MS: positiveInt(10_000),
+  /** Slowest average rate of an ingest body, after the idle timeout's time. */
   INGEST_BODY_MIN_BYTES_PER_SECOND: positiveInt(10_240),
+  /** Deepest field nesting of a GraphQL operation. */
   GRAPHQL_MAX_DEPTH: boundedInt(15, 100),
+  /** Most fields a GraphQL operation may resolve, page sizes multiplying what they contain. */
   GRAPHQL_MAX_COST: positiveInt(200_000),
+  /** Most tokens in a GraphQL document. */
   GRAPHQL_MAX_TOKENS: boundedInt(5_000, 100_000),
+  /** Time budget of one GraphQL request (ms). */
   GRAPHQL_TIMEOUT_MS: positiveInt(30_000),
   /** Live tails (GraphQL subscription `liveEvents`) one token may hold open at once. */
   LIVE_TAIL_MAX_PER_TOKEN: positiveInt(10),
@@ -105,14 +140,27 @@ const envSchema = z.object({
   LIVE_TAIL_COALESCE_MS: boundedInt(150, 800),
   /** How often the access of every live tail client is checked again (ms); a client whose access went away gets an error. */
   LIVE_TAIL_ACCESS_CHECK_MS: positiveInt(10_000),
+  /**
+   * DuckDB's memory (default 1GiB, and at least 2 x MAX_FIELDS_PER_DATASET x 256 KiB + 128 MiB);
+   * beyond it, operators spill to disk.
+   */
   DUCKDB_MEMORY_LIMIT: byteSize.optional(),
+  /** Where DuckDB spills (default `$DATA_DIR/events.duckdb.tmp`). */
   DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
+  /** Most disk the spilled data may take (default: DuckDB's, 90% of the free disk). */
   DUCKDB_MAX_TEMP_DIRECTORY_SIZE: byteSize.optional(),
+  /** Organizations one client address may provision a day through `POST /v2/orgs/provision` (`0` turns it off). */
   PROVISIONED_ORGS_PER_DAY: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(3),
+  /** PEM certificate to serve HTTPS with (set together with TLS_KEY). */
   TLS_CERT: z.string().min(1).optional(),
+  /** PEM private key of TLS_CERT. */
   TLS_KEY: z.string().min(1).optional(),
+  /** Log level (pino). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Issuer URL of an OpenID Connect provider (discovered at `/.well-known/openid-configuration`); setting it enables single sign-on. */
+  /**
+   * Issuer URL of an OpenID Connect provider (discovered at `/.well-known/openid-configuration`);
+   * setting it enables single sign-on.
+   */
   OIDC_ISSUER: z.string().regex(/^https?:\/\/[^/]/, 'must be an http:// or https:// URL (the provider\'s issuer identifier)').optional(),
   /** The client id registered at the provider; required with OIDC_ISSUER. */
   OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -131,16 +179,31 @@ const envSchema = z.object({
   OIDC_ORG_ID: z.string().min(1).optional(),
   /** Scopes asked of the provider, space-separated (default "openid email profile"). */
   OIDC_SCOPES: z.string().regex(/(^|\s)openid(\s|$)/, 'must include "openid"').optional(),
+  /**
+   * Where events live: `duckdb` (embedded, `$DATA_DIR/events.duckdb`), `clickhouse` (a ClickHouse
+   * server at CLICKHOUSE_URL) or `chdb` (ClickHouse embedded through the optional `chdb` package,
+   * `$DATA_DIR/chdb`).
+   */
   EVENT_STORE: z.enum(['duckdb', 'clickhouse', 'chdb']).default('duckdb'),
+  /**
+   * With EVENT_STORE=clickhouse: the HTTP interface, `http(s)://user:password@host:8123/database`
+   * (TLS with `https://`, usually port 8443).
+   */
   CLICKHOUSE_URL: z.string().min(1).optional(),
+  /**
+   * With EVENT_STORE=clickhouse: a cluster name from the server's configuration; tables become
+   * replicated and DDL runs `ON CLUSTER`.
+   */
   CLICKHOUSE_CLUSTER: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be a cluster name from the ClickHouse configuration (letters, digits, "_", "-", ".")')
     .optional(),
+  /** Mail server of email notifiers: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://...:465`. */
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587')
     .optional(),
+  /** Sender of notification mails. */
   SMTP_FROM: z.string().min(3).default('eventdeck <alerts@localhost>'),
   /** Password of the bootstrap admin (admin@localhost) for the console; authoritative like ADMIN_TOKEN. */
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(1024, 'must be at most 1024 characters').optional(),
@@ -158,12 +221,17 @@ const envSchema = z.object({
   LOGIN_FAILURES_PER_ADDRESS: positiveInt(10),
   /** Failed sign-ins into one account per 15 minutes (a success resets it). */
   LOGIN_FAILURES_PER_ACCOUNT: positiveInt(5),
+  /** `true` refuses notifier targets on loopback, private, link-local and CGNAT addresses. */
   NOTIFIER_DENY_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
-  MONITOR_MINUTE_MS: positiveInt(60_000),
+  /** Monitor queries run at once. */
   MONITOR_CONCURRENCY: positiveInt(2),
+  /** PagerDuty Events API v2 endpoint. */
   PAGERDUTY_EVENTS_URL: httpUrl('https://events.pagerduty.com/v2/enqueue'),
+  /** Opsgenie API. */
   OPSGENIE_API_URL: httpUrl('https://api.opsgenie.com'),
+  /** Opsgenie API for notifiers with `isEU`. */
   OPSGENIE_EU_API_URL: httpUrl('https://api.eu.opsgenie.com'),
+  /** Discord API of bot-token notifiers. */
   DISCORD_API_URL: httpUrl('https://discord.com/api/v10'),
 });
 
@@ -243,8 +311,6 @@ export interface SignInConfig {
 }
 
 export interface MonitorsConfig {
-  /** How long one minute of monitor time lasts (intervals, ranges, delays); 60000 but in tests. */
-  minuteMs: number;
   /** Monitor queries running at once. */
   concurrency: number;
   /** `smtp://` / `smtps://` URL of the mail server for email notifiers. */
@@ -475,7 +541,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     oidc: oidcFrom(e),
     monitors: {
-      minuteMs: e.MONITOR_MINUTE_MS,
       concurrency: e.MONITOR_CONCURRENCY,
       smtpUrl: e.SMTP_URL,
       smtpFrom: e.SMTP_FROM,

@@ -22,6 +22,7 @@ import { VirtualFieldService, virtualFieldsInFieldList } from './events/virtual-
 import { IdentityService } from './identity/service';
 import { createMetricsService, metricsDatasetStorage, openMetricsStore } from './metrics/open';
 import type { MetricsService } from './metrics/service';
+import type { Clock } from './monitors/clock';
 import { leaseLeadership } from './monitors/leadership';
 import { Monitoring } from './monitors/service';
 import { ShipperService } from './shippers/service';
@@ -55,7 +56,12 @@ export interface Services extends EventServices {
   liveTail: LiveTailService;
 }
 
-export async function createServices(config: Config, logger: Logger, store: RelationalStore): Promise<Services> {
+export interface ServiceOptions {
+  /** The time monitors run on (the system clock unless given): tests move it by hand. */
+  monitorClock?: Clock;
+}
+
+export async function createServices(config: Config, logger: Logger, store: RelationalStore, options: ServiceOptions = {}): Promise<Services> {
   // Instances starting together over one store bootstrap it once: the first creates the admin
   // identity and imports the catalog, the others find both.
   const { admin, catalog } = await store.exclusive('startup', async () => {
@@ -104,7 +110,7 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   retention.start();
   identity.start();
   const shippers = new ShipperService(events.ingest, datasets, mapFields);
-  const monitoring = new Monitoring(config, store.prisma, queries, logger, leaseLeadership(store.leases));
+  const monitoring = new Monitoring(config, store.prisma, queries, logger, leaseLeadership(store.leases), options.monitorClock);
   monitoring.start();
   return {
     config,

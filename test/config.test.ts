@@ -74,7 +74,6 @@ describe('loadConfig', () => {
 
   it('reads the monitor and notifier settings', () => {
     expect(loadConfig({}).monitors).toEqual({
-      minuteMs: 60_000,
       concurrency: 2,
       smtpUrl: undefined,
       smtpFrom: 'eventdeck <alerts@localhost>',
@@ -86,11 +85,11 @@ describe('loadConfig', () => {
         discord: 'https://discord.com/api/v10',
       },
     });
-    const custom = loadConfig({ MONITOR_MINUTE_MS: '1000', SMTP_URL: 'smtps://u:p@mail.example.com:465', NOTIFIER_DENY_PRIVATE: 'true', DISCORD_API_URL: 'http://127.0.0.1:9/api/' });
-    expect(custom.monitors).toMatchObject({ minuteMs: 1000, smtpUrl: 'smtps://u:p@mail.example.com:465', denyPrivateTargets: true, endpoints: { discord: 'http://127.0.0.1:9/api' } });
+    const custom = loadConfig({ MONITOR_CONCURRENCY: '4', SMTP_URL: 'smtps://u:p@mail.example.com:465', NOTIFIER_DENY_PRIVATE: 'true', DISCORD_API_URL: 'http://127.0.0.1:9/api/' });
+    expect(custom.monitors).toMatchObject({ concurrency: 4, smtpUrl: 'smtps://u:p@mail.example.com:465', denyPrivateTargets: true, endpoints: { discord: 'http://127.0.0.1:9/api' } });
     expect(() => loadConfig({ SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
     expect(() => loadConfig({ NOTIFIER_DENY_PRIVATE: 'yes' })).toThrow(/NOTIFIER_DENY_PRIVATE: must be true or false/);
-    expect(() => loadConfig({ MONITOR_MINUTE_MS: '0' })).toThrow(/MONITOR_MINUTE_MS: must be greater than 0/);
+    expect(() => loadConfig({ MONITOR_CONCURRENCY: '0' })).toThrow(/MONITOR_CONCURRENCY: must be greater than 0/);
   });
 
   it('requires TLS_CERT and TLS_KEY together', () => {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { invalidInput } from '../errors';
 import type { QueryShape } from '../events/query-service';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 
 export const MONITOR_TYPES = ['Threshold', 'MatchEvent', 'AnomalyDetection'] as const;
 export const OPERATORS = ['Below', 'BelowOrEqual', 'Above', 'AboveOrEqual', 'AboveOrBelow'] as const;

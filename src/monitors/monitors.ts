@@ -8,7 +8,8 @@ import type { QueryService } from '../events/query-service';
 import { newMonitorId } from './ids';
 import { checkQueryShape, type MonitorDefinition, type MonitorType, type Operator, parseMonitorInput } from './monitor-definitions';
 import type { NotifierService } from './notifiers';
-import type { MonitorClock } from './schedule';
+import type { Clock } from './clock';
+import { nextRun } from './schedule';
 import { type AlertStates, openAlerts } from './alerts';
 
 export interface MonitorRecord extends MonitorDefinition {
@@ -116,7 +117,7 @@ export class MonitorService {
     private readonly prisma: PrismaClient,
     private readonly queries: QueryService,
     private readonly notifiers: NotifierService,
-    private readonly clock: MonitorClock,
+    private readonly clock: Clock,
     /** Called after a change, so the scheduler looks again. */
     private readonly changed: () => void,
   ) {}
@@ -165,8 +166,8 @@ export class MonitorService {
     return { definition, datasets: shape.datasets };
   }
 
-  private nextDue(id: string, definition: MonitorDefinition, now = Date.now()): Date {
-    return new Date(this.clock.nextRun(id, definition, now).dueAt);
+  private nextDue(id: string, definition: MonitorDefinition): Date {
+    return new Date(nextRun(id, definition, this.clock.now()).dueAt);
   }
 
   async create(principal: Principal, body: unknown): Promise<MonitorRecord> {

@@ -3,7 +3,7 @@
 // is only ever returned masked, and a masked value sent back on update keeps the stored secret.
 import { z } from 'zod';
 import { invalidInput } from '../errors';
-import { parseInput } from '../validation';
+import { parseInput } from '../lib/validation';
 import { isPrivateHostLiteral } from './delivery/address-guard';
 import { renderWebhookTemplate, SAMPLE_TEMPLATE_DATA, TemplateError } from './delivery/template';
 

@@ -17,7 +17,8 @@ import { msToNanos } from './go-time';
 import { newCheckId, newNotificationId } from './ids';
 import { type MonitorRecord, monitorRecord } from './monitors';
 import { incidentKey, type Notification } from './notification';
-import type { MonitorClock, RunWindow } from './schedule';
+import type { Clock } from './clock';
+import { daysMs, nextRun, type RunWindow, runToDo } from './schedule';
 
 export interface RunOutcome {
   /** Milliseconds between when the run was due and when it started. */
@@ -50,7 +51,7 @@ export class MonitorRunner {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly queries: QueryService,
-    private readonly clock: MonitorClock,
+    private readonly clock: Clock,
     private readonly logger: Logger,
     /** Called after a run committed notifications to the outbox. */
     private readonly notified: () => void = () => {},
@@ -58,19 +59,20 @@ export class MonitorRunner {
 
   /** Runs the monitor for the run that was due at `dueAt` (or the latest one missed since). */
   async run(monitorId: string, dueAt: number): Promise<RunOutcome | undefined> {
-    const started = Date.now();
+    const started = this.clock.now();
+    const stopwatch = performance.now();
     const row = await this.prisma.monitor.findUnique({ where: { id: monitorId }, include: { state: true } });
     if (!row || !row.state) return undefined;
     const monitor = monitorRecord(row);
     if (monitor.disabled) return undefined;
     if (monitor.disabledUntil && monitor.disabledUntil.getTime() > started) {
       // Paused: resume with the first run due after the pause, by itself.
-      const resumeAt = this.clock.nextRun(monitor.id, monitor, monitor.disabledUntil.getTime() - 1).dueAt;
+      const resumeAt = nextRun(monitor.id, monitor, monitor.disabledUntil.getTime() - 1).dueAt;
       await this.prisma.monitorState.update({ where: { monitorId }, data: { nextRunAt: new Date(resumeAt) } });
       return undefined;
     }
-    const window = this.clock.runToDo(monitor.id, monitor, dueAt, started);
-    const next = this.clock.nextRun(monitor.id, monitor, Math.max(started, window.dueAt));
+    const window = runToDo(monitor.id, monitor, dueAt, started);
+    const next = nextRun(monitor.id, monitor, Math.max(started, window.dueAt));
     const checkId = newCheckId();
     let decided: Decided = { history: [], notifications: [] };
     let error: string | undefined;
@@ -91,7 +93,7 @@ export class MonitorRunner {
           nextRunAt: new Date(next.dueAt),
           lastScheduledAt: new Date(window.dueAt),
           lastRunAt: new Date(started),
-          lastDurationMs: Date.now() - started,
+          lastDurationMs: Math.round(performance.now() - stopwatch),
           lastError: error ?? outbox.warning ?? null,
           ...(decided.alerts ? { alerts: JSON.stringify(decided.alerts) } : {}),
           ...(decided.matched ? { matched: JSON.stringify(decided.matched) } : {}),
@@ -147,7 +149,6 @@ export class MonitorRunner {
       const memory = { ...emptyMatchMemory(), ...(JSON.parse(state.matched) as Partial<MatchMemory>) };
       const { notify, memory: matched } = selectMatches(memory, matchedEvents(result), {
         now: now.getTime(),
-        minuteMs: this.clock.minuteMs,
         windowStartMs: window.startMs,
       });
       const notifications = notify.map((match) =>
@@ -174,7 +175,7 @@ export class MonitorRunner {
         alertOnNoData: monitor.alertOnNoData,
       });
     } else {
-      const shift = monitor.compareDays ? this.clock.days(monitor.compareDays) : window.endMs - window.startMs;
+      const shift = monitor.compareDays ? daysMs(monitor.compareDays) : window.endMs - window.startMs;
       const [current, baseline] = [
         await this.query(monitor, window),
         await this.query(monitor, { startMs: window.startMs - shift, endMs: window.endMs - shift }),

@@ -1,14 +1,16 @@
 // Starts monitor runs when they are due. Each round reads the most overdue monitors through one
-// small indexed query (monitor_states.next_run_at), starts them, and sleeps until the next one
-// is due (at most a second, so changes from other instances are seen). Runs are limited
+// small indexed query (monitor_states.next_run_at), starts them, and waits until the next one
+// is due (at most a second, so changes from other instances are seen). Time is the monitors'
+// clock's. Runs are limited
 // to MONITOR_CONCURRENCY at once, and their queries go through the engine's read connections
 // with the query time budget, so monitors never hold up ingest or user queries. The loop works
 // only while this instance leads the "monitors" job.
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../db/store';
+import type { Clock } from './clock';
 import type { Leadership } from './leadership';
 import { RoundLoop } from './loop';
-import { Semaphore } from '../events/semaphore';
+import { Semaphore } from '../lib/semaphore';
 import type { MonitorRunner, RunOutcome } from './runner';
 
 const MAX_SLEEP_MS = 1000;
@@ -24,7 +26,7 @@ export class MonitorScheduler {
   private readonly limit: Semaphore;
   /** Runs started at most (running or waiting for a slot). */
   private readonly queueLength: number;
-  private readonly running = new Map<string, Promise<void>>();
+  /** Runs in progress are the loop's tracked work, by monitor id. */
   private readonly loop: RoundLoop;
   readonly stats: SchedulerStats = { runs: 0, failedRuns: 0, recentStartDelaysMs: [] };
 
@@ -34,13 +36,15 @@ export class MonitorScheduler {
     private readonly leadership: Leadership,
     private readonly logger: Logger,
     concurrency: number,
+    private readonly clock: Clock,
   ) {
     this.limit = new Semaphore(concurrency);
     this.queueLength = concurrency * 2;
     this.loop = new RoundLoop(
-      async () => ((await this.leadership.holds('monitors')) ? this.startDueRuns() : MAX_SLEEP_MS),
+      async () => ((await this.leadership.holds('monitors')) ? this.startDueRuns() : this.clock.now() + MAX_SLEEP_MS),
       (error) => this.logger.error({ err: error }, 'monitor scheduler round failed'),
       MAX_SLEEP_MS,
+      clock,
     );
   }
 
@@ -53,17 +57,23 @@ export class MonitorScheduler {
     this.loop.wake();
   }
 
+  /** True while no run is due by the clock, none runs, and the loop waits for a later time. */
+  idle(): boolean {
+    return this.loop.idle();
+  }
+
   /**
    * Starts the most overdue runs, keeping at most twice the concurrency started (running or
    * waiting for a slot), so each round reads only a few rows; a finished run starts the next
-   * round. Returns how long to sleep before the next round.
+   * round. Returns when the next round is due.
    */
   private async startDueRuns(): Promise<number> {
-    const free = this.queueLength - this.running.size;
-    if (free <= 0) return MAX_SLEEP_MS;
-    const now = new Date();
+    const running = this.loop.working();
+    const free = this.queueLength - running.length;
+    if (free <= 0) return this.clock.now() + MAX_SLEEP_MS;
+    const now = new Date(this.clock.now());
     const due = await this.prisma.monitorState.findMany({
-      where: { nextRunAt: { lte: now }, monitor: { disabled: false }, monitorId: { notIn: [...this.running.keys()] } },
+      where: { nextRunAt: { lte: now }, monitor: { disabled: false }, monitorId: { notIn: running } },
       select: { monitorId: true, nextRunAt: true },
       orderBy: { nextRunAt: 'asc' },
       take: free,
@@ -75,20 +85,16 @@ export class MonitorScheduler {
         .catch((error) => {
           this.stats.failedRuns++;
           this.logger.error({ err: error, monitorId }, 'monitor run failed');
-        })
-        .finally(() => {
-          this.running.delete(monitorId);
-          this.wake(); // more may be due, and its own next run may come before the current sleep ends
         });
-      this.running.set(monitorId, run);
+      this.loop.track(monitorId, run);
     }
-    if (due.length === free) return MAX_SLEEP_MS; // more may be due: finished runs wake the loop
+    if (due.length === free) return this.clock.now() + MAX_SLEEP_MS; // more may be due: finished runs wake the loop
     const upcoming = await this.prisma.monitorState.findFirst({
       where: { nextRunAt: { gt: now }, monitor: { disabled: false } },
       select: { nextRunAt: true },
       orderBy: { nextRunAt: 'asc' },
     });
-    return upcoming ? upcoming.nextRunAt.getTime() - Date.now() : MAX_SLEEP_MS;
+    return upcoming ? upcoming.nextRunAt.getTime() : this.clock.now() + MAX_SLEEP_MS;
   }
 
   private record(outcome: RunOutcome | undefined): void {
@@ -103,6 +109,5 @@ export class MonitorScheduler {
   /** Stops starting runs and waits for those in progress. */
   async stop(): Promise<void> {
     await this.loop.stop();
-    await Promise.allSettled([...this.running.values()]);
   }
 }

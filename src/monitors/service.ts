@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { PrismaClient } from '../db/store';
 import type { QueryService } from '../events/query-service';
+import type { Clock } from './clock';
 import { createMailer, type Mailer } from './delivery/mailer';
 import { stopTemplateThread } from './delivery/template';
 import { DeliveryWorker } from './delivery/worker';
@@ -11,8 +12,8 @@ import { type Leadership, soleInstance } from './leadership';
 import { MonitorService } from './monitors';
 import { NotifierService } from './notifiers';
 import { MonitorRunner } from './runner';
-import { MonitorClock } from './schedule';
 import { MonitorScheduler } from './scheduler';
+import { systemClock } from './system-clock';
 
 export class Monitoring {
   readonly notifiers: NotifierService;
@@ -21,21 +22,33 @@ export class Monitoring {
   readonly deliveries: DeliveryWorker;
   private readonly mailer: Mailer;
 
-  constructor(config: Config, prisma: PrismaClient, queries: QueryService, logger: Logger, private readonly leadership: Leadership = soleInstance) {
+  constructor(
+    config: Config,
+    prisma: PrismaClient,
+    queries: QueryService,
+    logger: Logger,
+    private readonly leadership: Leadership = soleInstance,
+    /** The time monitors run on: the system's, unless a test moves it by hand. */
+    clock: Clock = systemClock,
+  ) {
     const settings = config.monitors;
-    const clock = new MonitorClock(settings.minuteMs);
     const log = logger.child({ module: 'monitors' });
     this.mailer = createMailer(settings.smtpUrl, settings.smtpFrom);
     this.notifiers = new NotifierService(prisma, { denyPrivateTargets: settings.denyPrivateTargets });
     this.deliveries = new DeliveryWorker(prisma, settings, this.mailer, clock, leadership, log);
     const runner = new MonitorRunner(prisma, queries, clock, log, () => this.deliveries.wake());
-    this.scheduler = new MonitorScheduler(prisma, runner, leadership, log, settings.concurrency);
+    this.scheduler = new MonitorScheduler(prisma, runner, leadership, log, settings.concurrency, clock);
     this.monitors = new MonitorService(prisma, queries, this.notifiers, clock, () => this.scheduler.wake());
   }
 
   start(): void {
     this.scheduler.start();
     this.deliveries.start();
+  }
+
+  /** True while nothing is due by the clock's time: no run or delivery waits or is under way. */
+  idle(): boolean {
+    return this.scheduler.idle() && this.deliveries.idle();
   }
 
   async stop(): Promise<void> {

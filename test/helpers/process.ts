@@ -12,6 +12,10 @@ export interface RunOptions {
    * which runs it in a child: needed when a test kills it with SIGKILL.
    */
   singleProcess?: boolean;
+  /** Modules to load before the service (`node --import`), e.g. test hooks. */
+  imports?: string[];
+  /** Keep a pipe to the process's standard input (`child.stdin`) instead of none. */
+  stdin?: boolean;
 }
 
 export interface ServerProcess {
@@ -27,11 +31,12 @@ export function runMain(
   env: Record<string, string>,
   options: RunOptions = {},
 ): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
-  const args = options.singleProcess ? ['--import', 'tsx', 'src/main.ts'] : [TSX, 'src/main.ts'];
+  const imports = (options.imports ?? []).flatMap((module) => ['--import', module]);
+  const args = options.singleProcess ? ['--import', 'tsx', ...imports, 'src/main.ts'] : [TSX, ...imports, 'src/main.ts'];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { type App, createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import type { Clock } from '../../src/monitors/clock';
 import { createTestDatabase, type TestDatabase } from './postgres';
 
 export const TEST_ADMIN_TOKEN = 'xapt-test-admin-token-0123456789';
@@ -52,8 +53,11 @@ export function freshPostgresDatabase(): Promise<TestDatabase> {
   return createTestDatabase(adminUrl);
 }
 
-/** `dataDir` reuses a directory (a restart); such a directory is kept when the server closes. */
-export async function startTestServer(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<TestServer> {
+/**
+ * `dataDir` reuses a directory (a restart); such a directory is kept when the server closes.
+ * `monitorClock` runs the monitors on a clock the test moves (test/monitors/virtual-clock.ts).
+ */
+export async function startTestServer(env: Record<string, string> = {}, options: { dataDir?: string; monitorClock?: Clock } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'eventdeck-test-'));
   const database = ON_POSTGRES && env.DATABASE_URL === undefined ? await freshPostgresDatabase() : undefined;
   const fullEnv = {
@@ -70,7 +74,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const config = loadConfig(fullEnv);
   let app: App;
   try {
-    app = await createApp(config);
+    app = await createApp(config, undefined, options.monitorClock ? { monitorClock: options.monitorClock } : {});
   } catch (error) {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });

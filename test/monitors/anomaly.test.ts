@@ -1,17 +1,19 @@
 // Anomaly monitors and NOTIFIER_DENY_PRIVATE, on servers of their own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, sleep, startReceiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { apiOf } from './harness';
+import { apiOf, monitorTime } from './harness';
+import { MINUTE, VirtualClock } from './virtual-clock';
 
-const MINUTE_MS = 1000;
-const DAY_MS = 1440 * MINUTE_MS; // a monitor day, with a minute of one second
+const DAY_MS = 1440 * MINUTE;
 
 describe('anomaly monitor', () => {
+  const clock = new VirtualClock();
   let server: TestServer;
   let receiver: Receiver;
+  const time = monitorTime(clock, () => [server]);
   beforeAll(async () => {
-    server = await startTestServer({ MONITOR_MINUTE_MS: String(MINUTE_MS) });
+    server = await startTestServer({}, { monitorClock: clock });
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -20,12 +22,12 @@ describe('anomaly monitor', () => {
   });
 
   it('opens when the value leaves the band around the same window a day before, and closes when it returns', { timeout: 60_000 }, async () => {
-    const client = apiOf(server);
+    const client = apiOf(server, clock);
     await client.dataset('traffic');
-    // A day earlier: 5 events a second for the next 40 seconds, so every 2-second window
+    // A day earlier: 5 events a minute for the next 40 minutes, so every 2-minute window
     // compared with holds 10 (11 with an event on each inclusive edge).
-    const start = Date.now() - DAY_MS;
-    const history = Array.from({ length: 200 }, (_, i) => ({ _time: new Date(start + i * 200).toISOString(), status: 200 }));
+    const start = clock.now() - DAY_MS;
+    const history = Array.from({ length: 200 }, (_, i) => ({ _time: new Date(start + i * 12_000).toISOString(), status: 200 }));
     await client.ingest('traffic', history);
     const notifier = await client.notifier({ name: 'hook', properties: { webhook: { url: `${receiver.url}/anomaly` } } });
     await client.monitor({
@@ -38,14 +40,14 @@ describe('anomaly monitor', () => {
       rangeMinutes: 2,
       notifierIds: [notifier.id],
     });
-    await sleep(3 * MINUTE_MS);
+    await time.minutes(3);
     expect(receiver.received).toHaveLength(0); // 0 now against about 10 then: below, not above
     await client.ingest('traffic', Array.from({ length: 40 }, () => ({ status: 200 })));
-    const [opened] = await receiver.waitFor(1);
+    const [opened] = await time.received(receiver, 1);
     expect(opened!.json.action).toBe('Open');
     expect(opened!.json.event.value).toBe(40);
     expect(opened!.json.event.body).toMatch(/^The value 40 is above the expected range (\d+(\.\d+)?) to (\d+(\.\d+)?) \(expected (10|10.5|11)\)$/);
-    const [, closed] = await receiver.waitFor(2);
+    const [, closed] = await time.received(receiver, 2);
     expect(closed!.json.action).toBe('Closed');
   });
 });

@@ -3,17 +3,20 @@
 // GraphQL, and a monitor whose dataset was deleted.
 import { Axiom } from '@axiomhq/js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type Receiver, startReceiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { apiOf } from './harness';
+import { apiOf, monitorTime } from './harness';
+import { VirtualClock } from './virtual-clock';
 
+const clock = new VirtualClock();
 let server: TestServer;
 let client: ReturnType<typeof apiOf>;
 let receiver: Receiver;
+const time = monitorTime(clock, () => [server]);
 
 beforeAll(async () => {
-  server = await startTestServer({ MONITOR_MINUTE_MS: '1000' });
-  client = apiOf(server);
+  server = await startTestServer({}, { monitorClock: clock });
+  client = apiOf(server, clock);
   receiver = await startReceiver();
   await client.dataset('api-a', { status: 200, service: 'x' });
   await client.dataset('api-b', { status: 200 });
@@ -62,7 +65,7 @@ describe('notifiers', () => {
     const updated = await client.ok(`/v2/notifiers/${hook.id}`, 'PUT', { name: 'Hook renamed', properties: hook.properties });
     expect(updated.name).toBe('Hook renamed');
     const monitor = await client.monitor({ ...threshold('api-b', { threshold: -1 }), notifierIds: [hook.id] });
-    const [request] = await receiver.waitFor(1);
+    const [request] = await time.received(receiver, 1);
     expect(request!.headers.authorization).toBe('Bearer top-secret-value');
     await client.ok(`/v2/monitors/${monitor.id}`, 'DELETE');
   });
@@ -235,10 +238,10 @@ describe('monitors', () => {
     await client.dataset('doomed');
     const monitor = await client.monitor(threshold('doomed'));
     await client.ok('/v2/datasets/doomed', 'DELETE');
-    const error = await eventually(async () => {
+    const error = await time.until(async () => {
       const answer = await server.graphql(`{ monitor(id: "${monitor.id}") { status { lastError lastRunAt } } }`);
       return answer.data.monitor.status.lastError ?? undefined;
-    });
+    }, 'error in the status');
     expect(error).toMatch(/dataset "doomed" not found/);
     expect((await client.api(`/v2/monitors/${monitor.id}`)).status).toBe(200);
   });

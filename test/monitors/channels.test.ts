@@ -4,29 +4,30 @@
 // fixed endpoints are pointed at a local receiver through their configuration variables.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MailCatcher, startMailCatcher } from '../helpers/mail';
-import { eventually, type Receiver, sleep, startReceiver } from '../helpers/receiver';
+import { eventually, type Receiver, startReceiver } from '../helpers/receiver';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { apiOf } from './harness';
+import { apiOf, monitorTime } from './harness';
+import { VirtualClock } from './virtual-clock';
 
-const MINUTE_MS = 1000;
+const clock = new VirtualClock();
 let server: TestServer;
 let client: ReturnType<typeof apiOf>;
 let receiver: Receiver;
 let smtp: MailCatcher;
+const time = monitorTime(clock, () => [server]);
 
 beforeAll(async () => {
   receiver = await startReceiver();
   smtp = await startMailCatcher();
   server = await startTestServer({
-    MONITOR_MINUTE_MS: String(MINUTE_MS),
     SMTP_URL: smtp.url,
     SMTP_FROM: 'Alerts <alerts@eventdeck.test>',
     PAGERDUTY_EVENTS_URL: `${receiver.url}/pagerduty/v2/enqueue`,
     OPSGENIE_API_URL: `${receiver.url}/opsgenie`,
     OPSGENIE_EU_API_URL: `${receiver.url}/opsgenie-eu`,
     DISCORD_API_URL: `${receiver.url}/discord-api`,
-  });
-  client = apiOf(server);
+  }, { monitorClock: clock });
+  client = apiOf(server, clock);
 });
 afterAll(async () => {
   await server?.close();
@@ -69,9 +70,9 @@ describe('notifier channels', () => {
     });
     await client.ingest('chan-logs', [{ status: 500, region: 'eu' }, { status: 502, region: 'eu' }]);
     // 8 HTTP channels, Open and Closed each; email goes through SMTP.
-    await receiver.waitFor(16, 30_000);
+    await time.received(receiver, 16);
     await eventually(() => (smtp.mails.length === 2 ? true : undefined), 20_000, 'two mails');
-    await sleep(2 * MINUTE_MS);
+    await time.minutes(2);
     expect(receiver.received).toHaveLength(16);
     const at = (prefix: string) => receiver.received.filter((request) => request.path.startsWith(prefix));
 

@@ -3,21 +3,25 @@
 // Runs in the `postgres` test project (skipped elsewhere).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../helpers/postgres';
-import { type Receiver, sleep, startReceiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { freshPostgresDatabase, ON_POSTGRES, startTestServer, type TestServer } from '../helpers/server';
-import { apiOf } from './harness';
+import { apiOf, monitorTime } from './harness';
+import { VirtualClock } from './virtual-clock';
 
 describe.runIf(ON_POSTGRES)('monitors on two instances over one PostgreSQL', () => {
   let database: TestDatabase;
   let a: TestServer;
   let b: TestServer;
   let receiver: Receiver;
+  // One clock for both instances, as they share one wall clock in a deployment.
+  const clock = new VirtualClock();
+  const time = monitorTime(clock, () => [a, b]);
 
   beforeAll(async () => {
     database = await freshPostgresDatabase();
     receiver = await startReceiver();
-    const env = { DATABASE_URL: database.url, MONITOR_MINUTE_MS: '1000' };
-    [a, b] = await Promise.all([startTestServer(env), startTestServer(env)]);
+    const env = { DATABASE_URL: database.url };
+    [a, b] = await Promise.all([startTestServer(env, { monitorClock: clock }), startTestServer(env, { monitorClock: clock })]);
   });
   afterAll(async () => {
     await b?.close();
@@ -27,7 +31,7 @@ describe.runIf(ON_POSTGRES)('monitors on two instances over one PostgreSQL', () 
   });
 
   it('runs every scheduled run and sends every notification once', { timeout: 60_000 }, async () => {
-    const client = apiOf(a);
+    const client = apiOf(a, clock);
     await client.ok('/v2/datasets', 'POST', { name: 'shared-logs' });
     const notifier = await client.notifier({ name: 'hook', properties: { webhook: { url: `${receiver.url}/shared` } } });
     // Always positive, and notified on every run: one notification per run.
@@ -40,8 +44,8 @@ describe.runIf(ON_POSTGRES)('monitors on two instances over one PostgreSQL', () 
       notifyEveryRun: true,
       notifierIds: [notifier.id],
     });
-    await receiver.waitFor(5, 30_000);
-    await sleep(1500);
+    await time.received(receiver, 5);
+    await time.minutes(2);
     const ends = receiver.received.map((request) => request.json.event.queryEndTime as string);
     expect(new Set(ends).size).toBe(ends.length); // no run twice
     expect(new Set(receiver.all.map((request) => request.headers['idempotency-key'])).size).toBe(receiver.all.length); // no delivery twice

@@ -4,14 +4,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Receiver, sleep, startReceiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { apiOf } from './harness';
+import { apiOf, monitorTime } from './harness';
+import { VirtualClock } from './virtual-clock';
 
-const MINUTE_MS = 1000;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-match-'));
+const clock = new VirtualClock();
 let server: TestServer | undefined;
 let receiver: Receiver | undefined;
+const time = monitorTime(clock, () => (server ? [server] : []));
 
 afterAll(async () => {
   await server?.close();
@@ -19,13 +21,13 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const start = () => startTestServer({ MONITOR_MINUTE_MS: String(MINUTE_MS) }, { dataDir });
+const start = () => startTestServer({}, { dataDir, monitorClock: clock });
 
 describe('match monitor', () => {
   it('notifies each matching event once, across overlapping windows and a restart', { timeout: 90_000 }, async () => {
     receiver = await startReceiver();
     server = await start();
-    let client = apiOf(server);
+    let client = apiOf(server, clock);
     await client.dataset('app-logs', { level: 'info', message: '', user: '' });
     const notifier = await client.notifier({ name: 'hook', properties: { webhook: { url: `${receiver.url}/match` } } });
     const monitor = await client.monitor({
@@ -40,7 +42,7 @@ describe('match monitor', () => {
       { level: 'info', message: 'all good', user: 'bob' },
       { level: 'error', message: 'timeout', user: 'cid' },
     ]);
-    const first = await receiver.waitFor(2);
+    const first = await time.received(receiver, 2);
     const events = first.map((request) => request.json.event.matchedEvent);
     expect(events).toEqual(
       expect.arrayContaining([
@@ -50,17 +52,17 @@ describe('match monitor', () => {
     );
     expect(first.every((request) => request.json.action === 'Open' && request.json.event.monitorID === monitor.id)).toBe(true);
 
-    await sleep(2 * MINUTE_MS); // more runs over the same events
+    await time.minutes(2); // more runs over the same events
     await server.close();
     server = await start();
-    client = apiOf(server);
-    await sleep(3 * MINUTE_MS); // runs after the restart still see both events in their window
+    client = apiOf(server, clock);
+    await time.minutes(3); // runs after the restart still see both events in their window
     expect(receiver.received).toHaveLength(2);
 
     await client.ingest('app-logs', [{ level: 'error', message: 'out of memory', user: 'dee' }]);
-    const all = await receiver.waitFor(3);
+    const all = await time.received(receiver, 3);
     expect(all[2]!.json.event.matchedEvent).toEqual({ message: 'out of memory', shout: 'OUT OF MEMORY', user: 'dee' });
-    await sleep(3 * MINUTE_MS);
+    await time.minutes(3);
     expect(receiver.received).toHaveLength(3);
     const history = await client.history(monitor.id);
     expect(history.map((entry) => entry.state)).toEqual(['open', 'open', 'open']);

@@ -1,19 +1,21 @@
-// The schedule on the real clock: runs sit on a fixed grid (their windows end a whole number of
+// The schedule, on a clock the test moves: runs sit on a fixed grid (their windows end a whole number of
 // intervals apart, however long runs take), notifyEveryRun notifies on every positive run, and
 // after the server was down for several intervals the missed runs collapse into one.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Receiver, sleep, startReceiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { apiOf } from './harness';
+import { apiOf, monitorTime } from './harness';
+import { MINUTE, VirtualClock } from './virtual-clock';
 
-const MINUTE_MS = 1000;
-const INTERVAL_MS = 2 * MINUTE_MS;
+const INTERVAL_MS = 2 * MINUTE;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-schedule-'));
+const clock = new VirtualClock();
 let server: TestServer | undefined;
 let receiver: Receiver | undefined;
+const time = monitorTime(clock, () => (server ? [server] : []));
 
 afterAll(async () => {
   await server?.close();
@@ -27,9 +29,9 @@ const goTimeMs = (text: string) => Date.parse(text.replace(' +0000 UTC', 'Z').re
 describe('the schedule', () => {
   it('keeps runs on the grid and runs a missed run once after downtime', { timeout: 90_000 }, async () => {
     receiver = await startReceiver();
-    const start = () => startTestServer({ MONITOR_MINUTE_MS: String(MINUTE_MS) }, { dataDir });
+    const start = () => startTestServer({}, { dataDir, monitorClock: clock });
     server = await start();
-    let client = apiOf(server);
+    let client = apiOf(server, clock);
     await client.dataset('grid-logs');
     const notifier = await client.notifier({ name: 'hook', properties: { webhook: { url: `${receiver.url}/grid` } } });
     await client.monitor({
@@ -43,15 +45,16 @@ describe('the schedule', () => {
       rangeMinutes: 2,
       notifierIds: [notifier.id],
     });
-    await receiver.waitFor(3, 20_000);
+    await time.received(receiver, 3);
     await server.close();
-    const stoppedAt = Date.now();
-    await sleep(3.5 * INTERVAL_MS); // at least three grid points pass while the server is down
+    server = undefined;
+    const stoppedAt = clock.now();
+    await time.advance(3.5 * INTERVAL_MS); // at least three grid points pass while the server is down
     const before = receiver.received.length;
-    const restartedAt = Date.now();
+    const restartedAt = clock.now();
     server = await start();
-    client = apiOf(server);
-    await sleep(2.5 * INTERVAL_MS);
+    client = apiOf(server, clock);
+    await time.advance(2.5 * INTERVAL_MS);
     const ends = receiver.received.map((request) => goTimeMs(request.json.event.queryEndTime));
     // Every window ends on the grid: a whole number of intervals after the first.
     for (const end of ends) expect((end - ends[0]!) % INTERVAL_MS).toBe(0);

@@ -1,14 +1,15 @@
-// Threshold monitors on the real clock, with a minute shortened to one second
-// (MONITOR_MINUTE_MS=1000): notifications reach local HTTP receivers through webhooks.
+// Threshold monitors on a clock the test moves (minutes pass without waiting for them):
+// notifications reach local HTTP receivers through webhooks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type Receiver, sleep, startReceiver } from '../helpers/receiver';
+import { eventually, type Receiver, startReceiver } from '../helpers/receiver';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { apiOf } from './harness';
+import { apiOf, monitorTime } from './harness';
+import { MINUTE, VirtualClock } from './virtual-clock';
 
-const MINUTE_MS = 1000;
-
+const clock = new VirtualClock();
 let server: TestServer;
 let client: ReturnType<typeof apiOf>;
+const time = monitorTime(clock, () => [server]);
 const receivers: Receiver[] = [];
 
 async function receiverWithNotifier() {
@@ -19,8 +20,8 @@ async function receiverWithNotifier() {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ MONITOR_MINUTE_MS: String(MINUTE_MS) });
-  client = apiOf(server);
+  server = await startTestServer({}, { monitorClock: clock });
+  client = apiOf(server, clock);
 });
 afterAll(async () => {
   await server?.close();
@@ -41,17 +42,17 @@ describe('threshold monitor', () => {
       notifierIds: [notifier.id],
     });
     // Quiet runs first: nothing is sent while the count stays under the threshold.
-    await sleep(2.5 * MINUTE_MS);
+    await time.advance(2.5 * MINUTE);
     expect(receiver.received).toHaveLength(0);
 
     await client.ingest('thr-logs', [{ status: 500 }, { status: 503 }, { status: 502 }, { status: 200 }]);
-    const [opened] = await receiver.waitFor(1);
+    const [opened] = await time.received(receiver, 1);
     expect(opened!.json).toMatchObject({ action: 'Open', event: { monitorID: monitor.id, title: 'Errors', value: 3, matchedEvent: null } });
     expect(opened!.json.event.body).toBe('The value 3 is above or equal to the threshold 3');
     // The events leave the 3-minute window, and the alert closes.
-    const [, closed] = await receiver.waitFor(2, 15_000);
+    const [, closed] = await time.received(receiver, 2);
     expect(closed!.json).toMatchObject({ action: 'Closed', event: { monitorID: monitor.id, value: 0 } });
-    await sleep(3 * MINUTE_MS);
+    await time.minutes(3);
     expect(receiver.received).toHaveLength(2);
 
     const history = await client.history(monitor.id);
@@ -84,8 +85,8 @@ describe('threshold monitor', () => {
       { status: 504, service: 'db' },
     ]);
     // api (3) and db (2) cross the threshold, web (1) does not; each opens and later closes on its own.
-    const sent = await receiver.waitFor(4, 20_000);
-    await sleep(3 * MINUTE_MS);
+    const sent = await time.received(receiver, 4);
+    await time.minutes(3);
     expect(receiver.received).toHaveLength(4);
     const summary = sent.map((request) => `${request.json.action} ${request.json.event.groupValues[0]} ${request.json.event.value}`);
     expect([...summary].sort()).toEqual(['Closed api 0', 'Closed db 0', 'Open api 3', 'Open db 2']);
@@ -117,10 +118,10 @@ describe('threshold monitor', () => {
       alertOnNoData: true,
       notifierIds: [notifier.id],
     });
-    const [opened] = await receiver.waitFor(1);
+    const [opened] = await time.received(receiver, 1);
     expect(opened!.json).toMatchObject({ action: 'Open', event: { body: 'The query returned no data', value: 0 } });
     await client.ingest('nodata-logs', [{ status: 200 }]);
-    const [, closed] = await receiver.waitFor(2);
+    const [, closed] = await time.received(receiver, 2);
     expect(closed!.json).toMatchObject({ action: 'Closed' });
     await client.ok(`/v2/monitors/${monitor.id}`, 'DELETE');
     const history = await client.history(monitor.id).catch(() => undefined);
@@ -140,7 +141,7 @@ describe('threshold monitor', () => {
       disabled: true,
       notifierIds: [notifier.id],
     });
-    await sleep(4 * MINUTE_MS);
+    await time.minutes(4);
     expect(receiver.all).toHaveLength(0);
     expect(await client.history(monitor.id)).toEqual([]);
     const status = await server.graphql(`{ monitor(id: "${monitor.id}") { status { state lastRunAt } } }`);
@@ -150,7 +151,7 @@ describe('threshold monitor', () => {
   it('resumes by itself after disabledUntil', { timeout: 60_000 }, async () => {
     await client.dataset('pause-logs');
     const { receiver, notifier } = await receiverWithNotifier();
-    const disabledUntil = new Date(Date.now() + 3 * MINUTE_MS);
+    const disabledUntil = new Date(clock.now() + 3 * MINUTE);
     const monitor = await client.monitor({
       name: 'Paused',
       type: 'Threshold',
@@ -160,9 +161,9 @@ describe('threshold monitor', () => {
       disabledUntil: disabledUntil.toISOString(),
       notifierIds: [notifier.id],
     });
-    await sleep(2 * MINUTE_MS);
+    await time.minutes(2);
     expect(receiver.all).toHaveLength(0);
-    const [opened] = await receiver.waitFor(1, 10_000);
+    const [opened] = await time.received(receiver, 1, 10 * MINUTE);
     expect(opened!.json.action).toBe('Open');
     const history = await client.history(monitor.id);
     expect(history).toHaveLength(1);
@@ -182,7 +183,7 @@ describe('threshold monitor', () => {
       threshold: -1,
       notifierIds: [notifier.id],
     });
-    const [delivered] = await receiver.waitFor(1, 20_000);
+    const [delivered] = await time.received(receiver, 1);
     expect(delivered!.json.action).toBe('Open');
     expect(receiver.all.map((request) => request.status)).toEqual([503, 503, 200]);
     // The three attempts carry the same delivery id, so a receiver can drop repeats.

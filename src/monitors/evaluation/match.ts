@@ -5,6 +5,7 @@
 // 10 per minute and 500 per day for each monitor, as Axiom documents; matches beyond the limit
 // are counted and dropped.
 import { type QueryResult, resultRows } from '../../apl';
+import { daysMs, MINUTE_MS } from '../schedule';
 
 export const MATCHES_PER_MINUTE = 10;
 export const MATCHES_PER_DAY = 500;
@@ -52,18 +53,17 @@ export function matchedEvents(result: QueryResult): MatchedEvent[] {
 export function selectMatches(
   memory: MatchMemory,
   events: MatchedEvent[],
-  options: { now: number; minuteMs: number; windowStartMs: number },
+  options: { now: number; windowStartMs: number },
 ): { notify: MatchedEvent[]; memory: MatchMemory } {
   const seen: Record<string, number> = {};
   for (const [rowId, time] of Object.entries(memory.seen)) if (time >= options.windowStartMs) seen[rowId] = time;
-  const dayMs = options.minuteMs * 1440;
-  const sent = memory.sent.filter((time) => time > options.now - dayMs);
+  const sent = memory.sent.filter((time) => time > options.now - daysMs(1));
   let dropped = memory.dropped;
   const notify: MatchedEvent[] = [];
   for (const event of events) {
     if (seen[event.rowId] !== undefined) continue;
     seen[event.rowId] = event.timeMs;
-    const lastMinute = sent.filter((time) => time > options.now - options.minuteMs).length;
+    const lastMinute = sent.filter((time) => time > options.now - MINUTE_MS).length;
     if (lastMinute >= MATCHES_PER_MINUTE || sent.length >= MATCHES_PER_DAY) {
       dropped++;
       continue;
