@@ -5,7 +5,9 @@
 //   invite   creates the user if new and prints a one-time link to choose a password and join;
 //   reset    prints a one-time link to choose a new password.
 // Links are also mailed when SMTP_URL is set. Errors go to stderr with exit code 1 (2 for a wrong
-// command line or configuration).
+// command line or configuration). `runAdminCommand` is the command whole, for callers that run it
+// without a process of its own.
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { IssuedLink } from '../src/auth/login-links';
 import { type Config, ConfigError, loadConfig } from '../src/config';
@@ -36,16 +38,18 @@ type Options = { org?: string; email?: string; name?: string; role?: string };
 
 class UsageError extends Error {}
 
-function fail(message: string, code: number): number {
-  process.stderr.write(`${message}\n`);
-  return code;
+/** What the command reads and writes: the process's streams, or anything alike. */
+export interface CommandStreams {
+  stdin: AsyncIterable<string | Buffer> & { isTTY?: boolean };
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
 }
 
 /** The first line of stdin, without its line ending. */
-async function readLine(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('New password: ');
+async function readLine(io: CommandStreams): Promise<string> {
+  if (io.stdin.isTTY) io.stderr.write('New password: ');
   let text = '';
-  for await (const chunk of process.stdin) {
+  for await (const chunk of io.stdin) {
     text += chunk;
     if (text.includes('\n')) break;
   }
@@ -57,15 +61,15 @@ function required(values: Options, names: (keyof Options)[]): void {
   if (missing.length > 0) throw new UsageError(`${names.map((name) => `--${name}`).join(' and ')} ${names.length > 1 ? 'are' : 'is'} required`);
 }
 
-async function printLink(config: Config, link: IssuedLink): Promise<void> {
-  process.stdout.write(`${link.url}\n`);
+async function printLink(io: CommandStreams, config: Config, link: IssuedLink): Promise<void> {
+  io.stdout.write(`${link.url}\n`);
   const { mailLink } = await import('../src/auth/link-mail');
-  if (await mailLink(config.monitors.smtpUrl, config.monitors.smtpFrom, link)) process.stderr.write(`mailed to ${link.email}\n`);
+  if (await mailLink(config.monitors.smtpUrl, config.monitors.smtpFrom, link)) io.stderr.write(`mailed to ${link.email}\n`);
 }
 
-async function execute(command: Command, values: Options, config: Config, store: RelationalStore): Promise<void> {
+async function execute(io: CommandStreams, command: Command, values: Options, config: Config, store: RelationalStore): Promise<void> {
   if (command === 'token') {
-    process.stdout.write(`${await issuePersonalToken(store.prisma, values.org!, values.email!, values.name)}\n`);
+    io.stdout.write(`${await issuePersonalToken(store.prisma, values.org!, values.email!, values.name)}\n`);
     return;
   }
   // Loaded only by the commands that need them (password hashing, mail), so `token` starts fast.
@@ -73,20 +77,26 @@ async function execute(command: Command, values: Options, config: Config, store:
   const auth = new AuthService(store, config);
   switch (command) {
     case 'password':
-      await auth.signIn.setPasswordByEmail(values.email!, await readLine());
-      process.stderr.write(`password set for ${values.email}\n`);
+      await auth.signIn.setPasswordByEmail(values.email!, await readLine(io));
+      io.stderr.write(`password set for ${values.email}\n`);
       return;
     case 'invite':
-      return printLink(config, await auth.loginLinks.invite(values.email!, values.org!, values.role ?? 'user'));
+      return printLink(io, config, await auth.loginLinks.invite(values.email!, values.org!, values.role ?? 'user'));
     case 'reset':
-      return printLink(config, await auth.loginLinks.reset(values.email!));
+      return printLink(io, config, await auth.loginLinks.reset(values.email!));
   }
 }
 
-async function main(): Promise<number> {
+/** Runs one command: arguments, environment and streams in, exit code out. */
+export async function runAdminCommand(argv: string[], env: Record<string, string | undefined>, io: CommandStreams): Promise<number> {
+  const fail = (message: string, code: number): number => {
+    io.stderr.write(`${message}\n`);
+    return code;
+  };
   let parsed;
   try {
     parsed = parseArgs({
+      args: argv,
       options: {
         org: { type: 'string' },
         email: { type: 'string' },
@@ -101,7 +111,7 @@ async function main(): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(USAGE);
+    io.stdout.write(USAGE);
     return 0;
   }
   const command = positionals[0] as Command;
@@ -114,14 +124,14 @@ async function main(): Promise<number> {
   }
   let config;
   try {
-    config = loadConfig();
+    config = loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) return fail(error.message, 2);
     throw error;
   }
   const store = await openRelationalStore(config.database);
   try {
-    await execute(command, values, config, store);
+    await execute(io, command, values, config, store);
     return 0;
   } catch (error) {
     const { message, expected } = describeError(error);
@@ -131,10 +141,13 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+// Run as a script (not imported): the process's arguments, environment and streams.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runAdminCommand(process.argv.slice(2), process.env, process).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,8 +1,10 @@
-// One-time links and the operator commands: `npm run admin -- invite | reset | password`, the
-// link's description and its use (a new user signed in and a member with the invited role; a
-// reset ending the old sessions), refusal of used and expired links, the links mailed when
-// SMTP_URL is set, and ADMIN_PASSWORD at start.
+// One-time links and the operator commands: `npm run admin -- invite | reset | password` (as a
+// process for the command's contract, in this process through the function the script calls for
+// the rest), the link's description and its use (a new user signed in and a member with the
+// invited role; a reset ending the old sessions), refusal of used and expired links, the links
+// mailed when SMTP_URL is set, and ADMIN_PASSWORD at start.
 import { execFile } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import { type MailCatcher, startMailCatcher } from '../helpers/mail';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { consoleHeaders, login, setPassword, signedInFrom, withCookie } from '../helpers/sign-in';
 import { addMember, adminOrg, call, json } from '../helpers/teams';
+import { runAdminCommand } from '../../scripts/admin';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,7 +34,20 @@ afterAll(async () => {
   await smtp.close();
 });
 
+/** Runs the command in this process, through the function the script calls. */
 async function admin(args: string[], options: { input?: string; env?: Record<string, string> } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdminCommand(args, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...server.env, ...options.env }, {
+    stdin: Readable.from([options.input ?? '']),
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs `npm run -s admin -- ...` as a process of its own, for the command's contract. */
+async function adminProcess(args: string[], options: { input?: string; env?: Record<string, string> } = {}) {
   const child = run('npm', ['run', '-s', 'admin', '--', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...server.env, ...options.env },
@@ -59,7 +75,7 @@ async function accept(body: Record<string, unknown>) {
 describe('invitations', () => {
   it('invites a new user, who accepts, is signed in, and is a member with the role', async () => {
     const email = 'new.person@example.com';
-    const invited = await admin(['invite', '--email', email, '--org', orgId, '--role', 'read-only']);
+    const invited = await adminProcess(['invite', '--email', email, '--org', orgId, '--role', 'read-only']);
     expect(invited.code, invited.stderr).toBe(0);
     const token = tokenOf(invited.stdout);
 
@@ -98,7 +114,7 @@ describe('invitations', () => {
     const unknownRole = await admin(['invite', '--email', 'x@example.com', '--org', orgId, '--role', 'wizard']);
     expect(unknownRole).toMatchObject({ code: 1, stdout: '' });
     expect(unknownRole.stderr).toMatch(/role "wizard" does not exist/);
-    const incomplete = await admin(['invite', '--email', 'x@example.com']);
+    const incomplete = await adminProcess(['invite', '--email', 'x@example.com']);
     expect(incomplete).toMatchObject({ code: 2, stdout: '' });
   }, CLI_TIMEOUT);
 

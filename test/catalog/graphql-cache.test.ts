@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isCatalogOnlyQuery } from '../../src/graphql/catalog-cache';
+import { isCatalogOnlyQuery } from '../../src/graphql/server/catalog-cache';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 describe('isCatalogOnlyQuery', () => {

@@ -6,9 +6,9 @@ import { buildCatalog } from '../../src/catalog/build';
 import { fillWithZeros, filterModels, isDeprecated, projectRecord, todayUtc } from '../../src/catalog/query';
 import type { ModelRecord } from '../../src/catalog/record';
 import { CatalogSnapshot } from '../../src/catalog/snapshot';
-import { connectionFrom, type CursorCodec } from '../../src/graphql/connection';
-import { parseCatalogQuery, ROUTE_PARAMS, splitList } from '../../src/rest/catalog-params';
-import { renderCsv } from '../../src/rest/formats';
+import { connectionFrom, type CursorCodec } from '../../src/graphql/schema/connection';
+import { parseCatalogQuery, ROUTE_PARAMS, splitList } from '../../src/rest/catalog/params';
+import { renderCsv } from '../../src/rest/shared/formats';
 
 const withDate = (deprecation_date: string | null) => ({ deprecation_date }) as ModelRecord;
 

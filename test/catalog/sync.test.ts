@@ -1,4 +1,5 @@
-// Importing the catalog: `npm run sync` as a child process against a temporary DATA_DIR, a
+// Importing the catalog: `npm run sync` against a temporary DATA_DIR (as a child process for its
+// contract, in this process through the function the script calls for the rest), a
 // running server picking up that sync, failed and malformed sources keeping the previous
 // catalog, and the bundled fallback when the configured source is unreachable at first start.
 import { execFile } from 'node:child_process';
@@ -12,6 +13,7 @@ import { loadConfig } from '../../src/config';
 import { openRelationalStore } from '../../src/db/store';
 import { readStoredCatalog } from '../../src/catalog/store';
 import { SMALL_CATALOG, startTestServer, type TestServer } from '../helpers/server';
+import { runSyncCommand } from '../../scripts/sync';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -34,19 +36,28 @@ const TWO_MODELS = {
   broken: { mode: 'chat' },
 };
 
-/** Runs the script behind `npm run sync` (tsx scripts/sync.ts) with the given DATA_DIR. */
-async function syncCommand(dataDir: string, args: string[]) {
+const commandEnv = (dataDir: string) => ({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', MODEL_CATALOG_SOURCE: SMALL_CATALOG, LOG_LEVEL: 'silent' });
+
+/** Runs the script behind `npm run sync` (tsx scripts/sync.ts) as a process, with the given DATA_DIR. */
+async function syncProcess(dataDir: string, args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/sync.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', MODEL_CATALOG_SOURCE: SMALL_CATALOG, LOG_LEVEL: 'silent' },
-      timeout: 60_000,
-    });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/sync.ts', ...args], { cwd: ROOT, env: commandEnv(dataDir), timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
     return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
   }
+}
+
+/** Runs the same command in this process (the function the script calls), with the given DATA_DIR. */
+async function syncCommand(dataDir: string, args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runSyncCommand(args, commandEnv(dataDir), {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
 }
 
 async function storedIds(dataDir: string): Promise<string[] | undefined> {
@@ -61,7 +72,8 @@ async function storedIds(dataDir: string): Promise<string[] | undefined> {
 describe('npm run sync', () => {
   it('imports MODEL_CATALOG_SOURCE or --source and prints read, skipped with reasons, written', async () => {
     const dataDir = path.join(work, 'cli');
-    const first = await syncCommand(dataDir, []);
+    // A real process once, for the command's contract (its output and exit code); in-process after.
+    const first = await syncProcess(dataDir, []);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain(`reading ${SMALL_CATALOG}`);
     expect(first.stdout).toMatch(/models read: +31\n/);
@@ -97,7 +109,7 @@ describe('npm run sync', () => {
   });
 
   it('rejects unknown options with usage', async () => {
-    const result = await syncCommand(path.join(work, 'cli-usage'), ['--nope']);
+    const result = await syncProcess(path.join(work, 'cli-usage'), ['--nope']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Usage: npm run sync');
   });

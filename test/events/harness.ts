@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openRelationalStore, type SqliteRelationalStore } from '../../src/db/store';
 import { DatasetEvents } from '../../src/events/dataset-events';
-import type { MixedColumnType } from '../../src/events/layout';
+import type { MixedColumnType } from '../../src/engines/duckdb/layout';
 import { IngestService } from '../../src/events/ingest/ingest-service';
 import { type DatasetRef, FieldRegistry } from '../../src/events/schema/field-registry';
 import { MapFieldRegistry } from '../../src/events/schema/map-field-registry';

@@ -3,7 +3,7 @@
 // new fields included, and stays under its time budget; the number of kept statements is bounded.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatementCache } from '../../src/events/store/statement-cache';
+import { StatementCache } from '../../src/engines/duckdb/statement-cache';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const START = Date.parse('2024-03-01T00:00:00Z');
