@@ -1,5 +1,5 @@
 // How a model name, as clients and instrumentations write it, finds its catalog model. The rules
-// (documented in the README under "LLM costs"):
+// (documented in docs/guides/llm-costs.md):
 //
 // 1. Names compare without surrounding spaces and without case. A Bedrock ARN
 //    (`arn:aws:bedrock:<region>:<account>:foundation-model/<id>`, also `inference-profile/` and

@@ -2,7 +2,7 @@
 // conversation shapes, as arrays and as JSON text, and over the corners of reading them: JSON
 // text inside strings, duplicate keys, numbers past 64 bits, whitespace, tool results of every
 // form, finish reasons nested in arrays and JSON text. Expected values are written by hand from
-// the rules in the README ("LLM costs"). Runs on both event stores: ClickHouse writes these
+// the rules in docs/guides/llm-costs.md. Runs on both event stores: ClickHouse writes these
 // functions in SQL, DuckDB runs them in JavaScript; the token estimate is refused on ClickHouse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectionOf } from './errors';

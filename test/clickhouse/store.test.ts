@@ -172,7 +172,7 @@ describe('two instances over one ClickHouse', () => {
     const stored = await rows(ref, ['i', 'shared']);
     expect(stored.map((row) => row.i).sort()).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
     // Each value as JSON of its own type; a text that another instance wrote, planned before the
-    // field became mixed and landing while it did, may keep its plain form (README, "Several
+    // field became mixed and landing while it did, may keep its plain form (docs/operations/scale.md, "Several
     // instances over one ClickHouse").
     for (const row of stored) {
       if (Number(row.i) % 2) expect(row.shared).toBe(String(row.i));

@@ -18,7 +18,7 @@ if (!chromiumAvailable) console.warn(`Skipping console browser tests: ${CHROMIUM
 export const TEST_ADMIN_PASSWORD = 'console-test-password-1';
 export const TEST_ADMIN_EMAIL = 'admin@localhost';
 
-/** Screenshots for the README's console section land here when SCREENSHOTS_DIR is set. */
+/** Screenshots for the console guide (docs/guides/console.md) land here when SCREENSHOTS_DIR is set. */
 const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR;
 
 export async function launchChromium(): Promise<Browser> {

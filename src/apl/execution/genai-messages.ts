@@ -3,7 +3,7 @@
 // `function_call`, `tool` and `function` result messages), Anthropic messages (content blocks
 // `text`, `tool_use`, `tool_result`) and the OpenTelemetry GenAI conventions' messages (`parts`
 // of type `text`, `tool_call`, `tool_call_response`, and `finish_reason`). Every shape is first
-// read into one normalized form; each function then answers from that. The README ("LLM costs")
+// read into one normalized form; each function then answers from that. docs/guides/llm-costs.md
 // documents the rules. Run inside DuckDB as a vectorized function (src/engines/duckdb/genai-udfs.ts).
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
 

@@ -1,6 +1,6 @@
 // The catalog of APL's statements, query sources and tabular operators: what the parser
 // accepts, one entry each. The parser suggests names from it, and the generated reference
-// (APL.md) lists it, so a new operator is added here together with its parse function.
+// (docs/reference/apl.md) lists it, so a new operator is added here together with its parse function.
 
 export type OperatorCategory = 'statement' | 'source' | 'tabular';
 

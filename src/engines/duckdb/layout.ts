@@ -23,7 +23,7 @@ import { isFieldType, isMixedType, type FieldType, type ScalarFieldType } from '
  * read by queries as JSON, the form the engine takes dynamic values in (JSON keeps strings,
  * numbers, booleans and arrays apart; a timespan among other types is kept as its duration
  * text). JSON is the default: on DuckDB 1.5, VARIANT took more disk, ingested about three
- * times slower and queried several times slower (bench/mixed-types.ts, README).
+ * times slower and queried several times slower (bench/mixed-types.ts, docs/guides/ingest.md).
  */
 export type MixedColumnType = 'JSON' | 'VARIANT';
 

@@ -1,6 +1,6 @@
 // The words of APL as the engine knows them, for editors that complete and explain queries:
 // statements, sources and tabular operators from the operator catalog, the scalar operators the
-// parser reads, and the scalar function and aggregation tables (the same tables APL.md is
+// parser reads, and the scalar function and aggregation tables (the same tables docs/reference/apl.md is
 // generated from). Public, computed once: it only describes the language.
 import { AGGREGATE_FUNCTIONS } from '../../apl/semantic/aggregates';
 import { SCALAR_FUNCTION_FAMILIES } from '../../apl/semantic/functions';
