@@ -1,6 +1,6 @@
 // Writes docs/reference/configuration.md from the environment schema in src/config.ts: every
 // variable with its default, what it accepts and its doc comment. The schema is read as source
-// text (its doc comments exist only there); test/docs/config-reference.test.ts fails while the
+// text (its doc comments exist only there); test/unit/docs/config-reference.test.ts fails while the
 // checked-in page differs from what this renders. Run with `npm run docs:config`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';

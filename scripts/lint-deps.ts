@@ -2,7 +2,7 @@
 // domain → engines → db, with shared helpers and the field model importable from anywhere. The
 // rules below are the ones the code keeps; `KNOWN` lists the imports that still go against them,
 // each with the reason it stands, so a new wrong-way import fails while the old ones stay in sight.
-// Run with `npm run lint:deps` (test/lint-deps.test.ts runs it too).
+// Run with `npm run lint:deps` (test/unit/lint-deps.test.ts runs it too).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// Writes schema.graphql from the code-first Pothos schema. test/graphql-schema.test.ts fails
+// Writes schema.graphql from the code-first Pothos schema. test/unit/graphql-schema.test.ts fails
 // when the checked-in file differs from what this prints.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

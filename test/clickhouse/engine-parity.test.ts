@@ -10,8 +10,8 @@ import { AGGREGATE_RULES } from '../../src/apl/dialect/duckdb/aggregates';
 import { DUCKDB_RULES } from '../../src/apl/dialect/duckdb/functions';
 import { createDuckDBRunner, executeApl, parseQuery, prepareQuery } from '../../src/apl';
 import { installPriceTable } from '../../src/engines/duckdb/price-table';
-import { normalize } from '../apl/conformance-helpers';
-import { addDataset, createTestDatabase, tableRows, type TestDatabase, type TestEvent } from '../apl/fixtures';
+import { normalize } from '../helpers/apl/conformance-helpers';
+import { addDataset, createTestDatabase, tableRows, type TestDatabase, type TestEvent } from '../helpers/apl/fixtures';
 
 /** A DuckDB database beside the chdb one the project's fixtures give, with the same engine settings. */
 async function duckdbBeside(chdb: TestDatabase): Promise<TestDatabase> {

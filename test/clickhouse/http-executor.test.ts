@@ -8,7 +8,7 @@ import { ClickHouseError } from '../../src/engines/clickhouse/executor';
 import { HttpExecutor } from '../../src/engines/clickhouse/http-executor';
 import { type ClickHouseHttp, startClickHouseHttp } from '../helpers/clickhouse-http';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { T0, toSeriesPoints } from '../metrics/fixture';
+import { T0, toSeriesPoints } from '../helpers/metrics/fixture';
 
 let endpoint: ClickHouseHttp;
 let executor: HttpExecutor;

@@ -8,7 +8,7 @@ import type { MetricDescriptor } from '../../src/metrics/model';
 import { type ClickHouseHttp, startClickHouseHttp } from '../helpers/clickhouse-http';
 import type { TestDatabase } from '../helpers/postgres';
 import { freshPostgresDatabase, ON_POSTGRES, startTestServer, type TestServer } from '../helpers/server';
-import { type FixtureSeries, T0, toSeriesPoints } from '../metrics/fixture';
+import { type FixtureSeries, T0, toSeriesPoints } from '../helpers/metrics/fixture';
 
 const cpu: MetricDescriptor = { name: 'cpu', type: 'gauge', temporality: null, monotonic: null, unit: '%' };
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -4,7 +4,7 @@
 // encodings, wrong media types), some plainly valid, some pure noise. Protobuf bodies are built
 // with protobufjs from the OTLP and Loki definitions the formats publish (kept beside the parsers).
 import zlib from 'node:zlib';
-import { compress } from '@bokuweb/zstd-wasm';
+import { compress } from './zstd';
 import protobuf from 'protobufjs';
 import snappy from 'snappy';
 

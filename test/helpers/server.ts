@@ -55,7 +55,7 @@ export function freshPostgresDatabase(): Promise<TestDatabase> {
 
 /**
  * `dataDir` reuses a directory (a restart); such a directory is kept when the server closes.
- * `monitorClock` runs the monitors on a clock the test moves (test/monitors/virtual-clock.ts).
+ * `monitorClock` runs the monitors on a clock the test moves (test/helpers/monitors/virtual-clock.ts).
  */
 export async function startTestServer(env: Record<string, string> = {}, options: { dataDir?: string; monitorClock?: Clock } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'eventdeck-test-'));

@@ -9,7 +9,7 @@
 //
 // To add a hot path: add a method to the area it belongs to (or a new area file here, listed
 // below), in SQL that follows the rules at the top of src/db/sql.ts, and test it on both
-// providers (test/db/repository.test.ts).
+// providers (test/relational/db/repository.test.ts).
 import type { SqlDialect, SqlExecutor } from '../sql';
 import { AccessRows } from './access';
 import { AnnotationRows } from './annotations';
