@@ -9,7 +9,7 @@ import { postgresAvailable } from './test/helpers/postgres.ts';
 //   test/server/      once, a server on the default stores (DuckDB events, SQLite)
 //   test/engines/     on both event stores: DuckDB, and ClickHouse embedded (chdb)
 //   test/relational/  on both relational stores: SQLite, and PostgreSQL
-//   test/scale-out/   what several instances share: the default stores, chdb, and chdb with PostgreSQL
+//   test/scale-out/   what several instances share: on both of each, and chdb with PostgreSQL together
 //   test/postgres/, test/clickhouse/   one store's own suites
 // A new file gets its matrix from where it is put; nothing else lists test files.
 const ONCE = ['test/unit/**/*.test.ts', 'test/server/**/*.test.ts'];
@@ -57,7 +57,7 @@ export default defineConfig({
       // Skipped with a message when PostgreSQL is not installed (an error in CI).
       ...(postgresAvailable()
         ? [
-            { extends: true as const, test: { name: 'postgres', include: [RELATIONAL, 'test/postgres/**/*.test.ts'], ...withPostgres } },
+            { extends: true as const, test: { name: 'postgres', include: [RELATIONAL, SCALE_OUT, 'test/postgres/**/*.test.ts'], ...withPostgres } },
             ...(chdbAvailable()
               ? [
                   {
