@@ -5,24 +5,12 @@
 // finds at most one row. Built once per catalog version from the snapshot; engines materialize
 // it (DuckDB joins it as a table).
 import { buildNameIndex, type NamedModel, nameRanges } from './model-names';
+import type { PriceTableRow } from '../engines/price-rows';
 import type { PricePeriod } from './price-history';
 import type { ModelRecord } from './record';
 
-export interface PriceRow {
-  key: string;
-  dateFrom: number;
-  dateTo: number;
-  /** Epoch milliseconds; null: since the beginning. */
-  validFrom: number | null;
-  /** Epoch milliseconds; null: still valid. */
-  validTo: number | null;
-  modelId: string;
-  providerId: string;
-  inputCostPerToken: number;
-  outputCostPerToken: number;
-  cacheReadCostPerToken: number | null;
-  cacheWriteCostPerToken: number | null;
-}
+/** One row of the engines' price tables, as the catalog builds it. */
+export type PriceRow = PriceTableRow;
 
 export function buildPriceRows(records: readonly ModelRecord[], periods: readonly PricePeriod[]): PriceRow[] {
   const periodsByModel = new Map<string, PricePeriod[]>();
