@@ -1,14 +1,16 @@
 // The zstd encoder the tests compress bodies with (WebAssembly). Its module is instantiated once
-// per process: test files share a worker's modules, and instantiating it again under a module
-// already in use breaks the encoder of the files that came before.
+// per process: workers keep modules between test files, and the encoder package is loaded once
+// per process while this file may be evaluated again (once per test project), so the promise is
+// kept on the process itself. Instantiating it a second time breaks the encoder already in use.
 import { compress, init } from '@bokuweb/zstd-wasm';
 
-let ready: Promise<void> | undefined;
+const READY = Symbol.for('eventdeck.test.zstd-ready');
+const holder = globalThis as typeof globalThis & { [READY]?: Promise<void> };
 
 /** Resolves when `compress` can be called. */
 export function zstdReady(): Promise<void> {
-  ready ??= init();
-  return ready;
+  holder[READY] ??= init();
+  return holder[READY];
 }
 
 export { compress };
