@@ -58,6 +58,9 @@ export async function createApp(config: Config, logger: Logger = pino({ level: c
     services,
     close() {
       closing ??= (async () => {
+        // Live tails first: their streams never end by themselves, and closing the HTTP server
+        // waits for every response in flight.
+        services.liveTail.close();
         await server.close();
         await closeServices(services);
       })();
