@@ -99,9 +99,9 @@ interface Target {
 
 async function serviceTarget(): Promise<Target> {
   const { openRelationalStore } = await import('../src/db/store');
-  const { DatasetEvents } = await import('../src/events/dataset-events');
-  const { IngestService } = await import('../src/events/ingest/ingest-service');
-  const { FieldRegistry } = await import('../src/events/schema/field-registry');
+  const { DatasetEvents } = await import('../src/ingest/dataset-events');
+  const { IngestService } = await import('../src/ingest/ingest-service');
+  const { FieldRegistry } = await import('../src/datasets/schema/field-registry');
   const { DuckDBEventStore } = await import('../src/events/store/event-store');
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-service-'));
   const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type EngineDeps, executeApl, registerAplFunctions, runnerOver } from '../src/apl';
 import { openRelationalStore } from '../src/db/store';
-import { DatasetEvents } from '../src/events/dataset-events';
-import { IngestService } from '../src/events/ingest/ingest-service';
-import { FieldRegistry } from '../src/events/schema/field-registry';
+import { DatasetEvents } from '../src/ingest/dataset-events';
+import { IngestService } from '../src/ingest/ingest-service';
+import { FieldRegistry } from '../src/datasets/schema/field-registry';
 import { DuckDBEventStore } from '../src/events/store/event-store';
 import { makeEvents } from './ingest-events';
 

@@ -9,7 +9,7 @@ import { hasOrgCapability, type Principal, requireOrgCapability } from '../auth/
 import type { AnnotationRow, Repository } from '../db/repository';
 import type { PrismaClient } from '../db/store';
 import { invalidInput, notFound } from '../errors';
-import { DATASET_NAME, DATASET_NAME_RULE } from '../events/datasets';
+import { DATASET_NAME, DATASET_NAME_RULE } from '../datasets/datasets';
 import { parseInput } from '../lib/validation';
 
 export interface AnnotationView {

@@ -4,10 +4,10 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { RelationalStore } from '../db/store';
-import { DatasetEvents } from './dataset-events';
-import { IngestService } from './ingest/ingest-service';
-import { FieldRegistry } from './schema/field-registry';
-import { MapFieldRegistry } from './schema/map-field-registry';
+import { DatasetEvents } from '../ingest/dataset-events';
+import { IngestService } from '../ingest/ingest-service';
+import { FieldRegistry } from '../datasets/schema/field-registry';
+import { MapFieldRegistry } from '../datasets/schema/map-field-registry';
 import { CLICKHOUSE_QUERY_SETTINGS } from '../apl/dialect/clickhouse';
 import { ChdbExecutor } from '../engines/clickhouse/chdb-executor';
 import { ClickHouseEventStore } from './store/clickhouse-store';

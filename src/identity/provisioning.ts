@@ -15,7 +15,7 @@ import { generateId, generateOrgId, generateTokenSecret, hashTokenSecret } from 
 import type { LeaderHandle, Leases } from '../db/lease';
 import type { PrismaClient } from '../db/store';
 import { forbidden, notFound, rateLimited } from '../errors';
-import type { DatasetStorage } from '../events/datasets';
+import type { DatasetStorage } from '../datasets/datasets';
 import { parseInput } from '../lib/validation';
 import { EDGE_DEPLOYMENT, type OrgService, type OrgView, requireEdgeDeployment } from './orgs';
 

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { AuthService } from '../auth/service';
 import type { Config } from '../config';
 import type { RelationalStore } from '../db/store';
-import type { DatasetStorage } from '../events/datasets';
+import type { DatasetStorage } from '../datasets/datasets';
 import { CustomRoleService } from './custom-roles';
 import { GroupService } from './groups';
 import { OrgService } from './orgs';

@@ -4,8 +4,8 @@
 // storage that creates and drops metrics datasets' tables, and the metrics service the doors call.
 import type { Config } from '../config';
 import { ClickHouseEventStore } from '../events/store/clickhouse-store';
-import type { DatasetService, DatasetStorage } from '../events/datasets';
-import type { IngestService } from '../events/ingest/ingest-service';
+import type { DatasetService, DatasetStorage } from '../datasets/datasets';
+import type { IngestService } from '../ingest/ingest-service';
 import type { EventStore } from '../events/store/store';
 import { MetricsService } from './service';
 import { ClickHouseMetricsStore } from './store/clickhouse/clickhouse-metrics-store';

@@ -4,10 +4,10 @@
 import { z } from 'zod';
 import { parseRequestTime } from '../apl/time';
 import { type Principal, soleIngestDataset } from '../auth/principal';
-import type { IngestBody } from '../events/ingest/ingest-service';
+import type { IngestBody } from '../ingest/ingest-service';
 import type { OtlpEncoding, PartialSuccess } from '../shippers/otlp/codec';
 import { DomainError, invalidInput, notFound, unsupportedMediaType } from '../errors';
-import { type DatasetRecord, type DatasetService, requireMetricsDataset } from '../events/datasets';
+import { type DatasetRecord, type DatasetService, requireMetricsDataset } from '../datasets/datasets';
 import { parseInput } from '../lib/validation';
 import type { SeriesPoints } from './model';
 import { readMetrics } from './otlp';

@@ -2,7 +2,7 @@
 // that need the query's shape (a threshold needs a numeric column, a match monitor needs events).
 import { z } from 'zod';
 import { invalidInput } from '../errors';
-import type { QueryShape } from '../events/query-service';
+import type { QueryShape } from '../queries/query-service';
 import { parseInput } from '../lib/validation';
 
 export const MONITOR_TYPES = ['Threshold', 'MatchEvent', 'AnomalyDetection'] as const;

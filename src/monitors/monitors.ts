@@ -4,7 +4,7 @@
 import { datasetsWithCapability, type Principal, requireOrgCapability } from '../auth/principal';
 import type { PrismaClient } from '../db/store';
 import { DomainError, invalidInput, notFound } from '../errors';
-import type { QueryService } from '../events/query-service';
+import type { QueryService } from '../queries/query-service';
 import { newMonitorId } from './ids';
 import { checkQueryShape, type MonitorDefinition, type MonitorType, type Operator, parseMonitorInput } from './monitor-definitions';
 import type { NotifierService } from './notifiers';

@@ -8,7 +8,7 @@ import type { QueryResult } from '../apl';
 import type { Principal } from '../auth/principal';
 import type { PrismaClient } from '../db/store';
 import { DomainError } from '../errors';
-import type { QueryService } from '../events/query-service';
+import type { QueryService } from '../queries/query-service';
 import { type AlertChange, type AlertStates, advanceAlerts, alertName } from './alerts';
 import { anomalyObservations } from './evaluation/anomaly';
 import { emptyMatchMemory, MATCH_QUERY_LIMIT, type MatchMemory, matchedEvents, selectMatches } from './evaluation/match';

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { PrismaClient } from '../db/store';
-import type { QueryService } from '../events/query-service';
+import type { QueryService } from '../queries/query-service';
 import type { Clock } from './clock';
 import { createMailer, type Mailer } from './delivery/mailer';
 import { stopTemplateThread } from './delivery/template';

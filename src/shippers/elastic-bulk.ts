@@ -6,7 +6,7 @@
 // need stored documents to change) fail alone, as items with an error.
 import { randomBytes } from 'node:crypto';
 import { invalidInput } from '../errors';
-import { type EventVisitor, isPlainObject, type RawEvent } from '../events/ingest/parse-body';
+import { type EventVisitor, isPlainObject, type RawEvent } from '../ingest/parse-body';
 import { countingVisitor } from './event-count';
 
 export type BulkActionName = 'index' | 'create' | 'update' | 'delete';

@@ -3,8 +3,8 @@
 // "fields": {...}}`) back to back or one per line; the raw endpoint takes text, one event per
 // line. Errors carry HEC's own codes; a body with an unreadable envelope is refused whole.
 import { DomainError, type ErrorKind } from '../errors';
-import type { EventVisitor, RawEvent } from '../events/ingest/parse-body';
-import { isPlainObject } from '../events/ingest/parse-body';
+import type { EventVisitor, RawEvent } from '../ingest/parse-body';
+import { isPlainObject } from '../ingest/parse-body';
 import { countingVisitor } from './event-count';
 
 /** HEC status codes and their texts, as Splunk sends them. */

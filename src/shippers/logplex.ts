@@ -4,7 +4,7 @@
 // Heroku leaves out the STRUCTURED-DATA part ("... web.1 - State changed"), so a message whose
 // next part does not open an SD element is read as text.
 import { invalidInput } from '../errors';
-import type { EventVisitor, RawEvent } from '../events/ingest/parse-body';
+import type { EventVisitor, RawEvent } from '../ingest/parse-body';
 import { countingVisitor } from './event-count';
 
 export const LOGPLEX_MEDIA_TYPE = 'application/logplex-1';

@@ -4,13 +4,13 @@
 // happen in an ingest turn of the sending token, shared fairly as for the API's own formats.
 import { type Principal, soleIngestDataset } from '../auth/principal';
 import { DomainError } from '../errors';
-import { type DatasetService, requireEventsDataset } from '../events/datasets';
-import type { MapFieldService } from '../events/map-fields';
-import type { BodyReader, IngestBody, IngestOptions, IngestOutcome, IngestService, IngestStatus } from '../events/ingest/ingest-service';
-import { mediaTypeOf } from '../events/ingest/content';
-import type { RawEvent } from '../events/ingest/parse-body';
-import { InvalidTimeError } from '../events/ingest/timestamp';
-import type { DatasetRef } from '../events/schema/field-registry';
+import { type DatasetService, requireEventsDataset } from '../datasets/datasets';
+import type { MapFieldService } from '../datasets/map-fields';
+import type { BodyReader, IngestBody, IngestOptions, IngestOutcome, IngestService, IngestStatus } from '../ingest/ingest-service';
+import { mediaTypeOf } from '../ingest/content';
+import type { RawEvent } from '../ingest/parse-body';
+import { InvalidTimeError } from '../ingest/timestamp';
+import type { DatasetRef } from '../datasets/schema/field-registry';
 import { bulkResponseJson, type ParsedBulk, parseFilterPath, readBulk } from './elastic-bulk';
 import { HEC_CODES, hecError, parseHecEnvelopes, type RawMetadata, readHecRaw } from './hec';
 import { readLogplexBody } from './logplex';
@@ -19,7 +19,7 @@ import type { OtlpEncoding, OtlpSignal, PartialSuccess } from './otlp/codec';
 import { readLogRecords } from './otlp/logs';
 import { CUSTOM_ATTRIBUTES_FIELD } from './otlp/semconv';
 import { readSpans } from './otlp/traces';
-import { MAX_BODY_BYTES } from '../events/ingest/limits';
+import { MAX_BODY_BYTES } from '../ingest/limits';
 import { invalidInput, unsupportedMediaType } from '../errors';
 
 /**

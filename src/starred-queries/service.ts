@@ -9,7 +9,7 @@ import { type Action, datasetsWithCapability, hasDatasetCapability, type Princip
 import { generateSortableId } from '../auth/secrets';
 import type { PrismaClient } from '../db/store';
 import { forbidden, notFound } from '../errors';
-import { DATASET_NAME, DATASET_NAME_RULE } from '../events/datasets';
+import { DATASET_NAME, DATASET_NAME_RULE } from '../datasets/datasets';
 import { parseInput } from '../lib/validation';
 
 export interface StarredQueryView {

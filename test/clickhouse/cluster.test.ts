@@ -14,9 +14,9 @@ import { ChdbExecutor } from '../../src/engines/clickhouse/chdb-executor';
 import { ClickHouseEventStore } from '../../src/events/store/clickhouse-store';
 import type { ClickHouseExecutor, ClickHouseRows, QuerySettingsOptions } from '../../src/engines/clickhouse/executor';
 import { quoteLiteral } from '../../src/engines/clickhouse/layout';
-import { DatasetEvents } from '../../src/events/dataset-events';
-import { IngestService } from '../../src/events/ingest/ingest-service';
-import { FieldRegistry } from '../../src/events/schema/field-registry';
+import { DatasetEvents } from '../../src/ingest/dataset-events';
+import { IngestService } from '../../src/ingest/ingest-service';
+import { FieldRegistry } from '../../src/datasets/schema/field-registry';
 
 const CLUSTER = 'events_cluster';
 

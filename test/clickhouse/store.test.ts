@@ -10,11 +10,11 @@ import { CLICKHOUSE_QUERY_SETTINGS } from '../../src/apl/dialect/clickhouse';
 import { openRelationalStore, type SqliteRelationalStore } from '../../src/db/store';
 import { ChdbExecutor } from '../../src/engines/clickhouse/chdb-executor';
 import { ClickHouseEventStore } from '../../src/events/store/clickhouse-store';
-import { DatasetEvents } from '../../src/events/dataset-events';
-import { IngestService } from '../../src/events/ingest/ingest-service';
-import { Timespan } from '../../src/events/ingest/timespan';
-import { prepareEvents } from '../../src/events/ingest/prepare';
-import { type DatasetRef, FieldRegistry } from '../../src/events/schema/field-registry';
+import { DatasetEvents } from '../../src/ingest/dataset-events';
+import { IngestService } from '../../src/ingest/ingest-service';
+import { Timespan } from '../../src/ingest/timespan';
+import { prepareEvents } from '../../src/ingest/prepare';
+import { type DatasetRef, FieldRegistry } from '../../src/datasets/schema/field-registry';
 
 let dir: string;
 let executor: ChdbExecutor;

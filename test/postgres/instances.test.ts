@@ -4,7 +4,7 @@
 // (nothing relational is cached), start-up bootstraps the store once, and background work
 // runs on one instance only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RETENTION_LEASE } from '../../src/events/retention';
+import { RETENTION_LEASE } from '../../src/datasets/retention';
 import type { TestDatabase } from '../helpers/postgres';
 import { freshPostgresDatabase, startTestServer, type TestServer } from '../helpers/server';
 

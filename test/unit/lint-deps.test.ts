@@ -18,20 +18,20 @@ describe('import layering', () => {
 
   it('catches each kind of wrong-way import', () => {
     expect(broken('apl/semantic/plan.ts', 'engines/duckdb/layout.ts')).toHaveLength(1);
-    expect(broken('apl/syntax/parser.ts', 'events/datasets.ts')).toHaveLength(2);
+    expect(broken('apl/syntax/parser.ts', 'datasets/datasets.ts')).toHaveLength(2);
     expect(broken('apl/execution/execute.ts', 'metrics/model.ts')).toHaveLength(1);
     expect(broken('engines/duckdb/query-runner.ts', 'apl/semantic/plan.ts')).toHaveLength(2);
-    expect(broken('engines/clickhouse/executor.ts', 'events/datasets.ts')).toHaveLength(1);
-    expect(broken('events/datasets.ts', 'rest/api/datasets.ts')).toHaveLength(1);
+    expect(broken('engines/clickhouse/executor.ts', 'datasets/datasets.ts')).toHaveLength(1);
+    expect(broken('datasets/datasets.ts', 'rest/api/datasets.ts')).toHaveLength(1);
     expect(broken('monitors/service.ts', 'services.ts')).toHaveLength(1);
-    expect(broken('lib/semaphore.ts', 'events/datasets.ts')).toHaveLength(1);
+    expect(broken('lib/semaphore.ts', 'datasets/datasets.ts')).toHaveLength(1);
     expect(broken('db/store.ts', 'auth/service.ts')).toHaveLength(1);
-    expect(broken('events/query-service.ts', 'app.ts')).toHaveLength(1);
+    expect(broken('queries/query-service.ts', 'app.ts')).toHaveLength(1);
   });
 
   it('lets the layering flow downwards', () => {
     expect(broken('rest/api/datasets.ts', 'services.ts')).toEqual([]);
-    expect(broken('events/datasets.ts', 'engines/duckdb/layout.ts')).toEqual([]);
+    expect(broken('datasets/datasets.ts', 'engines/duckdb/layout.ts')).toEqual([]);
     expect(broken('apl/semantic/plan.ts', 'fields/schema.ts')).toEqual([]);
     expect(broken('engines/duckdb/layout.ts', 'fields/types.ts')).toEqual([]);
     expect(broken('engines/duckdb/database.ts', 'errors.ts')).toEqual([]);

@@ -1,5 +1,5 @@
 // The map field names of datasets (`dataset_map_fields`), read on every ingest request to know
-// which objects to keep whole. Declarations are written through Prisma (src/events/schema).
+// which objects to keep whole. Declarations are written through Prisma (src/datasets/schema).
 import { chunked, type SqlExecutor } from '../sql';
 
 export class MapFieldRows {

@@ -1,5 +1,5 @@
 // Views (`views`), read when a query names a source that is not a dataset. Definitions are
-// written through Prisma (src/events/views.ts).
+// written through Prisma (src/datasets/views.ts).
 import type { SqlExecutor } from '../sql';
 
 export interface ViewRow {

@@ -1,5 +1,5 @@
 // The virtual fields of datasets (`virtual_fields`), read on every query over a dataset to
-// bind them by name. Definitions are written through Prisma (src/events/virtual-fields.ts).
+// bind them by name. Definitions are written through Prisma (src/datasets/virtual-fields.ts).
 import type { SqlExecutor } from '../sql';
 
 export interface VirtualFieldRow {

@@ -1,7 +1,7 @@
 // GraphQL for dataset management: the datasets connection, a dataset by name with its fields,
 // and mutations mirroring /v2/datasets. Same DatasetService as the REST routes.
 import { resolveArrayConnection } from '@pothos/plugin-relay';
-import type { DatasetFieldView, DatasetRecord } from '../../events/datasets';
+import type { DatasetFieldView, DatasetRecord } from '../../datasets/datasets';
 import { DomainError } from '../../errors';
 import { nullWhenMissing } from './auth';
 import { builder } from './builder';

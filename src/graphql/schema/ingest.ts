@@ -1,6 +1,6 @@
 // GraphQL ingest: `ingest(dataset, events)` stores already-parsed events through the same
 // IngestService as the REST ingest routes and answers with the same IngestStatus.
-import type { IngestFailure, IngestStatus } from '../../events/ingest/ingest-service';
+import type { IngestFailure, IngestStatus } from '../../ingest/ingest-service';
 import { builder } from './builder';
 
 const IngestFailureRef = builder.objectRef<IngestFailure>('IngestFailure').implement({

@@ -2,7 +2,7 @@
 // /graphql (graphql-sse's distinct connections mode). The stream is the domain's subscriber; an
 // item carrying a failure (access withdrawn, dataset deleted) becomes the stream's last message,
 // an error, after which the stream completes.
-import type { LiveEvent, LiveItem, LiveMessage } from '../../events/live-tail/service';
+import type { LiveEvent, LiveItem, LiveMessage } from '../../live-tail/service';
 import { builder } from './builder';
 
 const LiveEventsRef = builder.objectRef<LiveMessage>('LiveEvents').implement({

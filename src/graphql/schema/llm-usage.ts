@@ -1,7 +1,7 @@
 // GraphQL over LLM usage: `llmUsage(dataset, ...)` gives calls, tokens and cost per time bin and
 // group, each model series linked to its catalog `Model`; `Model.usage(dataset, ...)` is the same
-// for one model. Both run one APL query (src/events/llm-usage.ts) with the caller's rights.
-import { type UsageFields, type UsagePoint, type Usage, type UsageSeries, OTEL_USAGE_FIELDS, type UsageGroup } from '../../events/llm-usage';
+// for one model. Both run one APL query (src/queries/llm-usage.ts) with the caller's rights.
+import { type UsageFields, type UsagePoint, type Usage, type UsageSeries, OTEL_USAGE_FIELDS, type UsageGroup } from '../../queries/llm-usage';
 import { builder } from './builder';
 import { ModelRef } from './catalog';
 

@@ -3,7 +3,7 @@
 // same signed (_time, _rowId) cursors as the REST API's minCursor/maxCursor.
 import type { QueryStatus } from '../../apl';
 import { invalidInput } from '../../errors';
-import { type PagedEvent, tabularAnswer } from '../../events/query-service';
+import { type PagedEvent, tabularAnswer } from '../../queries/query-service';
 import { builder } from './builder';
 import { restBody } from './rest-body';
 

@@ -1,7 +1,7 @@
 // GraphQL for views: the `views` connection, `View` nodes and mutations mirroring /v2/views.
 // Same ViewService as the REST routes; query a view with `apl(query: "['my-view'] | ...")`.
 import { resolveArrayConnection } from '@pothos/plugin-relay';
-import type { ViewView } from '../../events/views';
+import type { ViewView } from '../../datasets/views';
 import { nullWhenMissing } from './auth';
 import { builder } from './builder';
 import { restBody } from './rest-body';

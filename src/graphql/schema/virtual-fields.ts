@@ -1,7 +1,7 @@
 // GraphQL for virtual fields: a dataset's `virtualFields` connection, `VirtualField` nodes and
 // mutations mirroring /v2/vfields. Same VirtualFieldService as the REST routes.
 import { resolveArrayConnection } from '@pothos/plugin-relay';
-import type { VirtualFieldView } from '../../events/virtual-fields';
+import type { VirtualFieldView } from '../../datasets/virtual-fields';
 import { nullWhenMissing } from './auth';
 import { builder } from './builder';
 import { DatasetRef } from './datasets';

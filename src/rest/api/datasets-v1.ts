@@ -1,7 +1,7 @@
 // Axiom v1 datasets: list, get, create, update, delete, trim (DatasetSpec shapes, with the kind
 // that tells events datasets from metrics datasets).
 import type { FastifyInstance } from 'fastify';
-import type { DatasetRecord } from '../../events/datasets';
+import type { DatasetRecord } from '../../datasets/datasets';
 import { pathParams } from '../shared/path-params';
 import type { ServicesOf } from '../shared/plugin-options';
 

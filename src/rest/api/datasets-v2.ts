@@ -1,7 +1,7 @@
 // Axiom v2 datasets (the official SDK's): CRUD, trim, vacuum and the field registry.
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../auth/principal';
-import type { DatasetRecord, DatasetService } from '../../events/datasets';
+import type { DatasetRecord, DatasetService } from '../../datasets/datasets';
 import { pathParams } from '../shared/path-params';
 import { datasetSpecV1 } from './datasets-v1';
 import type { ServicesOf } from '../shared/plugin-options';

@@ -5,9 +5,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { soleIngestDataset } from '../../auth/principal';
 import { invalidInput } from '../../errors';
-import { type IngestOptions, parseCsvFieldsHeader, parseLabelsHeader } from '../../events/ingest/ingest-service';
-import { mediaTypeOf } from '../../events/ingest/content';
-import { MAX_BODY_BYTES } from '../../events/ingest/limits';
+import { type IngestOptions, parseCsvFieldsHeader, parseLabelsHeader } from '../../ingest/ingest-service';
+import { mediaTypeOf } from '../../ingest/content';
+import { MAX_BODY_BYTES } from '../../ingest/limits';
 import { LOGPLEX_MEDIA_TYPE } from '../../shippers/logplex';
 import { headerReader } from '../shared/headers';
 import { readIngestBodies, takeBody } from '../shared/ingest-scope';

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { DomainError, payloadTooLarge, timedOut, unavailable } from '../../errors';
-import type { FairAdmission, Grant } from '../../events/ingest/admission';
+import type { FairAdmission, Grant } from '../../ingest/admission';
 
 export interface BodyReadLimits {
   maxBytes: number;

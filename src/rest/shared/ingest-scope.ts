@@ -5,9 +5,9 @@
 // a client that stalls holds only its own reservation, and only until the idle timeout. The
 // turn itself is taken by the ingest service (`ingest`, `ingestEvents`, `inTurn`).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Grant } from '../../events/ingest/admission';
-import type { IngestBody } from '../../events/ingest/ingest-service';
-import { MAX_BODY_BYTES } from '../../events/ingest/limits';
+import type { Grant } from '../../ingest/admission';
+import type { IngestBody } from '../../ingest/ingest-service';
+import { MAX_BODY_BYTES } from '../../ingest/limits';
 import type { Services } from '../../services';
 import { headerReader } from './headers';
 import { closeAfterAnswer, readBodyWithin } from './ingest-body';

@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tokenFromAuthorization } from '../../auth/schemes';
 import { describeError } from '../../errors';
-import { MAX_BODY_BYTES } from '../../events/ingest/limits';
+import { MAX_BODY_BYTES } from '../../ingest/limits';
 import { elasticHealth, elasticLicense, elasticVersionInfo, elasticXpack } from '../../shippers/elastic-cluster';
 import { headerReader } from '../shared/headers';
 import { describeFrameworkError } from '../shared/error-handler';

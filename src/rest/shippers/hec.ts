@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tokenFromAuthorization } from '../../auth/schemes';
 import { describeError, DomainError } from '../../errors';
-import { MAX_BODY_BYTES } from '../../events/ingest/limits';
+import { MAX_BODY_BYTES } from '../../ingest/limits';
 import { HEC_CODES } from '../../shippers/hec';
 import { headerReader } from '../shared/headers';
 import { describeFrameworkError } from '../shared/error-handler';

@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tokenFromAuthorization } from '../../auth/schemes';
 import { describeError } from '../../errors';
-import { MAX_BODY_BYTES } from '../../events/ingest/limits';
+import { MAX_BODY_BYTES } from '../../ingest/limits';
 import { headerReader } from '../shared/headers';
 import { describeFrameworkError } from '../shared/error-handler';
 import { readIngestBodies, takeEncodedBody } from '../shared/ingest-scope';

@@ -6,7 +6,7 @@
 // and errors as google.rpc.Status in that encoding.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeError } from '../../errors';
-import { MAX_BODY_BYTES } from '../../events/ingest/limits';
+import { MAX_BODY_BYTES } from '../../ingest/limits';
 import { encodeErrorStatus, encodeExportResponse, type OtlpEncoding, otlpEncodingOf, type OtlpSignal } from '../../shippers/otlp/codec';
 import { headerReader } from '../shared/headers';
 import { describeFrameworkError } from '../shared/error-handler';

@@ -5,8 +5,8 @@
 // metadata as fields.
 import snappy from 'snappy';
 import { invalidInput, payloadTooLarge } from '../../errors';
-import { isPlainObject, type EventVisitor, type RawEvent } from '../../events/ingest/parse-body';
-import { parseTimeValue } from '../../events/ingest/timestamp';
+import { isPlainObject, type EventVisitor, type RawEvent } from '../../ingest/parse-body';
+import { parseTimeValue } from '../../ingest/timestamp';
 import { countingVisitor } from '../event-count';
 import { eventTime } from '../event-time';
 import { decodeMessage, type LongLike, loadProtoRoot, longToBigInt } from '../protobuf';

@@ -4,7 +4,7 @@
 // Traces, logs and metrics share the request shape, so one walk reads them all.
 import protobuf from 'protobufjs';
 import { invalidInput, unsupportedMediaType } from '../../errors';
-import { mediaTypeOf } from '../../events/ingest/content';
+import { mediaTypeOf } from '../../ingest/content';
 import { loadProtoRoot } from '../protobuf';
 import type { OtlpResource, OtlpScope } from './model';
 import { listOf } from './values';

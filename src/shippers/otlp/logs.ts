@@ -1,7 +1,7 @@
 // OTLP log records as events: `_time` is the record's time (its observed time when it has none),
 // `body`, `severity_text`, `severity_number`, `trace_id`/`span_id` when set, `event_name`, and
 // resource, scope and attributes placed as placement.ts says.
-import type { EventVisitor, RawEvent } from '../../events/ingest/parse-body';
+import type { EventVisitor, RawEvent } from '../../ingest/parse-body';
 import { countingVisitor } from '../event-count';
 import { eventTime } from '../event-time';
 import { forEachExportItem, type OtlpEncoding } from './codec';

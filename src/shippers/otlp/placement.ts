@@ -2,7 +2,7 @@
 // later, metric points): `service.name` and `telemetry.sdk.*` at the top, other resource
 // attributes under `resource.`, the instrumentation scope under `scope.`, attributes named by the
 // semantic conventions under `attributes.`, all others in the `attributes.custom` map.
-import type { RawEvent } from '../../events/ingest/parse-body';
+import type { RawEvent } from '../../ingest/parse-body';
 import type { OtlpKeyValue, OtlpResource, OtlpScope } from './model';
 import { CUSTOM_ATTRIBUTES_FIELD, isSemanticConventionAttribute } from './semconv';
 import { invalidInput } from '../../errors';

@@ -2,9 +2,9 @@
 // its length (a timespan: `duration > 100ms`, `duration / 1s`), ids in lowercase hex (`parent_span_id` empty for roots), `kind` in lowercase,
 // `error` when the status is an error, `status.code`/`status.message`, the span's events and
 // links as arrays, and resource, scope and attributes placed as placement.ts says.
-import type { EventVisitor, RawEvent } from '../../events/ingest/parse-body';
+import type { EventVisitor, RawEvent } from '../../ingest/parse-body';
 import { formatDateTime } from '../../apl/time';
-import { Timespan } from '../../events/ingest/timespan';
+import { Timespan } from '../../ingest/timespan';
 import { countingVisitor } from '../event-count';
 import { eventTime } from '../event-time';
 import { forEachExportItem, type OtlpEncoding } from './codec';

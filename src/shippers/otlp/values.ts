@@ -2,7 +2,7 @@
 // lists to name/value pairs, trace and span ids to lowercase hex, 64-bit times to bigint
 // nanoseconds. Both encodings (protobuf, OTLP/JSON) are read here; bad values are a 400.
 import { invalidInput } from '../../errors';
-import type { RawEvent } from '../../events/ingest/parse-body';
+import type { RawEvent } from '../../ingest/parse-body';
 import { type LongLike, longToBigInt, longToValue } from '../protobuf';
 import type { OtlpAnyValue, OtlpId, OtlpInt64, OtlpKeyValue } from './model';
 

@@ -2,7 +2,7 @@
 // read, and a zstd bomb is refused at the body limit with nothing stored.
 import { compress, zstdReady } from '../../helpers/zstd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '../../../src/events/ingest/limits';
+import { MAX_BODY_BYTES } from '../../../src/ingest/limits';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import { apl, countOf, createDataset } from '../../helpers/shippers/helpers';
 

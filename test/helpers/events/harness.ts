@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openRelationalStore, type SqliteRelationalStore } from '../../../src/db/store';
-import { DatasetEvents } from '../../../src/events/dataset-events';
+import { DatasetEvents } from '../../../src/ingest/dataset-events';
 import type { MixedColumnType } from '../../../src/engines/duckdb/layout';
-import { IngestService } from '../../../src/events/ingest/ingest-service';
-import { type DatasetRef, FieldRegistry } from '../../../src/events/schema/field-registry';
-import { MapFieldRegistry } from '../../../src/events/schema/map-field-registry';
+import { IngestService } from '../../../src/ingest/ingest-service';
+import { type DatasetRef, FieldRegistry } from '../../../src/datasets/schema/field-registry';
+import { MapFieldRegistry } from '../../../src/datasets/schema/map-field-registry';
 import { DuckDBEventStore } from '../../../src/events/store/event-store';
 
 export interface EventsHarness {

@@ -2,7 +2,7 @@
 // ingest service) are stored, listed as `timespan` fields, and queried through HTTP as APL
 // timespans. Expected answers are worked out by hand from the nanosecond counts below.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Timespan } from '../../../src/events/ingest/timespan';
+import { Timespan } from '../../../src/ingest/timespan';
 import { aplRows, sendJson } from '../../helpers/api';
 import { startTestServer, type TestServer } from '../../helpers/server';
 

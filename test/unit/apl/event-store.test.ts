@@ -2,7 +2,7 @@
 // schemas from the field registry, statements run on the event store's read connections.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EngineDeps, executeApl, runnerOver } from '../../../src/apl';
-import type { DatasetRef } from '../../../src/events/schema/field-registry';
+import type { DatasetRef } from '../../../src/datasets/schema/field-registry';
 import { type EventsHarness, openEventsHarness } from '../../helpers/events/harness';
 
 let h: EventsHarness;

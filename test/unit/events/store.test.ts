@@ -1,8 +1,8 @@
 import { DuckDBScalarFunction, DuckDBTimestampNanosecondsValue, VARCHAR } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/errors';
-import { Timespan } from '../../../src/events/ingest/timespan';
-import type { DatasetRef } from '../../../src/events/schema/field-registry';
+import { Timespan } from '../../../src/ingest/timespan';
+import type { DatasetRef } from '../../../src/datasets/schema/field-registry';
 import { type EventsHarness, openEventsHarness } from '../../helpers/events/harness';
 
 const harnesses: EventsHarness[] = [];

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokenFromAuthorization } from '../../../src/auth/schemes';
 import { DomainError } from '../../../src/errors';
-import type { RawEvent } from '../../../src/events/ingest/parse-body';
+import type { RawEvent } from '../../../src/ingest/parse-body';
 import { bulkResponseJson, parseFilterPath, readBulk } from '../../../src/shippers/elastic-bulk';
 import { parseHecEnvelopes, readHecRaw } from '../../../src/shippers/hec';
 import { parseSyslogMessage, readLogplexBody } from '../../../src/shippers/logplex';

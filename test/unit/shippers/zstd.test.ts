@@ -1,13 +1,13 @@
 // Zstandard bodies: real frames from the reference library (compiled to WebAssembly) decode to
 // what was compressed; bombs and forged headers stop at the body limit; corrupt data is a 400.
-import { compress, init } from '@bokuweb/zstd-wasm';
+import { compress, zstdReady } from '../../helpers/zstd';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/errors';
-import { decodeBody } from '../../../src/events/ingest/content';
-import { MAX_BODY_BYTES } from '../../../src/events/ingest/limits';
+import { decodeBody } from '../../../src/ingest/content';
+import { MAX_BODY_BYTES } from '../../../src/ingest/limits';
 
 beforeAll(async () => {
-  await init();
+  await zstdReady();
 });
 
 async function failure(run: () => Promise<unknown>): Promise<string | undefined> {

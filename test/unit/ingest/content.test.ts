@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/errors';
-import { bodyFormatOf, decodeBody } from '../../../src/events/ingest/content';
-import { MAX_BODY_BYTES } from '../../../src/events/ingest/limits';
+import { bodyFormatOf, decodeBody } from '../../../src/ingest/content';
+import { MAX_BODY_BYTES } from '../../../src/ingest/limits';
 
 async function failure(run: () => Promise<unknown> | unknown): Promise<string | undefined> {
   try {

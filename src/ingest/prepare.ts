@@ -6,10 +6,10 @@
 // The batch is built column by column as events are read, because that is what the store
 // writes: the per-event work is a lookup of each key in a cache of known names, not the
 // building of per-event objects.
-import { type FieldType, widenFieldType } from '../../fields/types';
-import { ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../../fields/system-fields';
+import { type FieldType, widenFieldType } from '../fields/types';
+import { ROW_ID_FIELD, SYS_TIME_FIELD, TIME_FIELD } from '../fields/system-fields';
 import type { TimeLayoutParser } from './go-time-layout';
-import { nestsDeeperThan } from '../../lib/json-depth';
+import { nestsDeeperThan } from '../lib/json-depth';
 import { MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_FIELD_NAME_BYTES } from './limits';
 import type { RawEvent } from './parse-body';
 import { Timespan } from './timespan';

@@ -1,10 +1,10 @@
 // The live tail as the doors see it: open a stream of a dataset's new events for a caller, and
 // the signal ingest gives after storing events. Built once in src/services.ts.
 import type { Logger } from 'pino';
-import type { Principal } from '../../auth/principal';
-import type { AplLimits } from '../../config';
-import type { DatasetService } from '../datasets';
-import type { QueryService } from '../query-service';
+import type { Principal } from '../auth/principal';
+import type { AplLimits } from '../config';
+import type { DatasetService } from '../datasets/datasets';
+import type { QueryService } from '../queries/query-service';
 import { LiveTailAccess } from './access';
 import { LiveTailHub, type LiveTailSettings } from './hub';
 import { QueryTailSource } from './query-source';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/errors';
-import { MAX_EVENTS_PER_REQUEST } from '../../../src/events/ingest/limits';
-import { csvCellValue, parseBody, parseCsvBody, parseJsonBody, parseNdjsonBody } from '../../../src/events/ingest/parse-body';
+import { MAX_EVENTS_PER_REQUEST } from '../../../src/ingest/limits';
+import { csvCellValue, parseBody, parseCsvBody, parseJsonBody, parseNdjsonBody } from '../../../src/ingest/parse-body';
 
 const buffer = (text: string) => Buffer.from(text, 'utf8');
 

@@ -1,12 +1,12 @@
 // Who may tail a dataset: exactly who may query it (the dataset's query:read capability through
 // the principal), with a filter that parses as one APL predicate and binds to the dataset's
 // fields. Asked when subscribing and again periodically while the stream is open.
-import { parseExpression } from '../../apl';
-import type { Principal } from '../../auth/principal';
-import type { AplLimits } from '../../config';
-import { notFound } from '../../errors';
-import { type DatasetService, requireEventsDataset, validateDatasetName } from '../datasets';
-import type { QueryService } from '../query-service';
+import { parseExpression } from '../apl';
+import type { Principal } from '../auth/principal';
+import type { AplLimits } from '../config';
+import { notFound } from '../errors';
+import { type DatasetService, requireEventsDataset, validateDatasetName } from '../datasets/datasets';
+import type { QueryService } from '../queries/query-service';
 import type { TailDataset } from './tail';
 
 export class LiveTailAccess {

@@ -5,7 +5,7 @@
 // store nothing until the whole body has been read. Events are handed over one at a time, so
 // each can be flattened and dropped at once instead of all of them living until the end.
 import { parse as parseCsvText } from 'csv-parse/sync';
-import { invalidInput, payloadTooLarge } from '../../errors';
+import { invalidInput, payloadTooLarge } from '../errors';
 import type { BodyFormat } from './content';
 import { MAX_EVENTS_PER_REQUEST } from './limits';
 

@@ -4,7 +4,7 @@
 // allocates its window up front, so a forged header alone could ask for gigabytes); while
 // decoding, output is counted block by block and decoding stops as soon as it passes the limit.
 import { Decompress } from 'fzstd';
-import { DomainError, invalidInput, payloadTooLarge } from '../../errors';
+import { DomainError, invalidInput, payloadTooLarge } from '../errors';
 
 const FRAME_MAGIC = 0xfd2fb528;
 const SKIPPABLE_MAGIC_MASK = 0xfffffff0;

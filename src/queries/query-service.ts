@@ -29,11 +29,11 @@ import type { RelationalStore } from '../db/store';
 import { settingOrCreate } from '../db/settings';
 import { DomainError, invalidInput } from '../errors';
 import { parseInput } from '../lib/validation';
-import { type DatasetRecord, type DatasetService, METRICS_KIND, requireEventsDataset, validateDatasetName } from './datasets';
+import { type DatasetRecord, type DatasetService, METRICS_KIND, requireEventsDataset, validateDatasetName } from '../datasets/datasets';
 import type { DatasetSchema } from '../fields/schema';
-import type { FieldRegistry } from './schema/field-registry';
-import type { EventStore } from './store/store';
-import { ViewSources } from './view-sources';
+import type { FieldRegistry } from '../datasets/schema/field-registry';
+import type { EventStore } from '../events/store/store';
+import { ViewSources } from '../datasets/view-sources';
 
 const aplRequestSchema = z.object({
   apl: z.string({ error: 'is required' }).min(1, 'must not be empty'),

@@ -6,7 +6,7 @@
 // coalescing delay, whatever its rate. It reads nothing while nobody listens, and never more
 // than one read at a time.
 import type { Logger } from 'pino';
-import { DomainError } from '../../errors';
+import { DomainError } from '../errors';
 import { countAbove, type Subscriber, type TailBatch } from './subscriber';
 
 /** The dataset a tail reads, as resolved when someone subscribed. */

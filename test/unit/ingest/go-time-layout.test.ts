@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileGoLayout } from '../../../src/events/ingest/go-time-layout';
-import { InvalidTimeError } from '../../../src/events/ingest/timestamp';
+import { compileGoLayout } from '../../../src/ingest/go-time-layout';
+import { InvalidTimeError } from '../../../src/ingest/timestamp';
 
 const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
 const receivedAt = new Date('2025-06-15T12:00:00Z');

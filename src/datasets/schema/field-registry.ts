@@ -11,7 +11,7 @@ import type { Repository } from '../../db/repository';
 import { METRICS_KIND } from '../datasets';
 import type { DatasetSchema, StoredField } from '../../fields/schema';
 import { SYSTEM_STORED_FIELDS } from '../../fields/system-fields';
-import type { EventStore, StoredColumn } from '../store/store';
+import type { EventStore, StoredColumn } from '../../events/store/store';
 
 /** A dataset as storage sees it: its id, its name and the table holding its events. */
 export interface DatasetRef {

@@ -2,7 +2,7 @@
 // is a duration (an OpenTelemetry span's `duration`, say) puts a `Timespan` in the event it
 // hands to the preparer; the field is then typed `timespan`, stored as nanoseconds, and queried
 // as APL's timespan (`where duration > 100ms`, `avg(duration)`, `duration / 1s`).
-import { formatTimespan } from '../../apl/time';
+import { formatTimespan } from '../apl/time';
 
 const NANOS_PER_UNIT = {
   ns: 1n,

@@ -2,9 +2,9 @@
 // so DuckDB and ClickHouse behave alike. Tails are shared by subscribers of one organization, so
 // they read as a reader of that one dataset, not as any subscriber: each subscriber's own rights
 // are checked by LiveTailAccess.
-import { type QueryResult, toMatches } from '../../apl';
-import type { Principal } from '../../auth/principal';
-import type { QueryService } from '../query-service';
+import { type QueryResult, toMatches } from '../apl';
+import type { Principal } from '../auth/principal';
+import type { QueryService } from '../queries/query-service';
 import type { LiveEvent, TailBatch } from './subscriber';
 import type { TailDataset, TailSource, TailSurvey } from './tail';
 

@@ -6,7 +6,7 @@
 // every subscriber of the tail, so a subscriber costs per message, not per event. Ending is
 // immediate (`return()` resolves a pending read at once), so a client that goes away releases
 // everything.
-import type { DomainError } from '../../errors';
+import type { DomainError } from '../errors';
 import { DroppingQueue } from './dropping-queue';
 
 /** One stored event, in the shape of the legacy query's matches. */

@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/errors';
-import type { DatasetRef } from '../../../src/events/schema/field-registry';
-import { parseCsvFieldsHeader, parseLabelsHeader } from '../../../src/events/ingest/ingest-service';
+import type { DatasetRef } from '../../../src/datasets/schema/field-registry';
+import { parseCsvFieldsHeader, parseLabelsHeader } from '../../../src/ingest/ingest-service';
 import { type EventsHarness, openEventsHarness } from '../../helpers/events/harness';
 
 let h: EventsHarness;

@@ -1,7 +1,7 @@
 // Which body format a request carries, and how to undo its Content-Encoding.
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { invalidInput, payloadTooLarge, unsupportedMediaType } from '../../errors';
+import { invalidInput, payloadTooLarge, unsupportedMediaType } from '../errors';
 import { MAX_BODY_BYTES } from './limits';
 import { decompressZstd } from './zstd';
 

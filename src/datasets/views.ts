@@ -11,7 +11,7 @@ import type { PrismaClient } from '../db/store';
 import { conflict, forbidden, limitExceeded, notFound } from '../errors';
 import { parseInput } from '../lib/validation';
 import { DATASET_NAME_RULE } from './datasets';
-import type { QueryService } from './query-service';
+import type { QueryService } from '../queries/query-service';
 import { canQueryView } from './view-sources';
 
 /** Views one organization may have. */

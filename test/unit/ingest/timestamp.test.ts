@@ -7,7 +7,7 @@ import {
   parseIsoDateTime,
   parseTimeValue,
   parseUtcDateTimeFast,
-} from '../../../src/events/ingest/timestamp';
+} from '../../../src/ingest/timestamp';
 
 const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
 

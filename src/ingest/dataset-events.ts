@@ -4,13 +4,13 @@
 // are written side by side, and queries never wait for any of it.
 import type { Logger } from 'pino';
 import { notFound } from '../errors';
-import type { PreparedBatch } from './ingest/prepare';
-import { requireEventsDataset } from './datasets';
+import type { PreparedBatch } from './prepare';
+import { requireEventsDataset } from '../datasets/datasets';
 import { KeyedLock } from '../lib/keyed-lock';
 import { SYSTEM_STORED_FIELDS } from '../fields/system-fields';
-import type { DatasetRef, FieldRegistry } from './schema/field-registry';
-import { planSchema } from './schema/plan';
-import { type EventStore, LayoutChangedError } from './store/store';
+import type { DatasetRef, FieldRegistry } from '../datasets/schema/field-registry';
+import { planSchema } from './schema-plan';
+import { type EventStore, LayoutChangedError } from '../events/store/store';
 
 export interface WriteOutcome {
   /** Events stored. */

@@ -2,9 +2,9 @@
 // (and their column names), which columns must widen, and which events would pass the
 // dataset's field limit and so fail. The common case (no limit reached) looks at each field of
 // the batch once; only when the limit bites are events looked at one by one.
-import { type BatchField, type FieldValue, fieldTypeOf, type PreparedBatch } from '../ingest/prepare';
-import { type FieldType, widenFieldType } from '../../fields/types';
-import type { NewColumn, StoredColumn } from '../store/store';
+import { type BatchField, type FieldValue, fieldTypeOf, type PreparedBatch } from './prepare';
+import { type FieldType, widenFieldType } from '../fields/types';
+import type { NewColumn, StoredColumn } from '../events/store/store';
 
 export interface SchemaPlan {
   /** Fields the batch introduces, in the order met, with their types. */

@@ -1,7 +1,7 @@
 // The rule for names users give fields that do not come from events (map fields, virtual
 // fields): what an ingested field name could be, and not a system field's.
 import { invalidInput } from '../errors';
-import { MAX_FIELD_NAME_BYTES } from './ingest/limits';
+import { MAX_FIELD_NAME_BYTES } from '../ingest/limits';
 
 /**
  * Refuses a name that is empty, over the field name limit, holds a NUL or starts with "_" (which

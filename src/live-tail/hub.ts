@@ -4,7 +4,7 @@
 // checked when subscribing and again periodically, and a subscriber whose access went away gets
 // an error and its stream ends.
 import type { Logger } from 'pino';
-import { DomainError, limitExceeded } from '../../errors';
+import { DomainError, limitExceeded } from '../errors';
 import { heldLimit, Subscriber, type SubscriberOptions } from './subscriber';
 import { Tail, type TailDataset, type TailSource, type TailTiming } from './tail';
 

@@ -1,13 +1,13 @@
 // The ingest entry points shared by REST and GraphQL: a raw request body (any supported format
 // and encoding) or already-parsed events, into a dataset, answered with Axiom's IngestStatus.
-import { invalidInput, payloadTooLarge } from '../../errors';
-import type { DatasetEvents } from '../dataset-events';
+import { invalidInput, payloadTooLarge } from '../errors';
+import type { DatasetEvents } from './dataset-events';
 import { FairAdmission } from './admission';
-import type { DatasetRef } from '../schema/field-registry';
-import type { EventStore } from '../store/store';
+import type { DatasetRef } from '../datasets/schema/field-registry';
+import type { EventStore } from '../events/store/store';
 import { type BodyFormat, bodyFormatOf, decodeBody } from './content';
 import { compileGoLayout, type TimeLayoutParser } from './go-time-layout';
-import { nestsDeeperThan } from '../../lib/json-depth';
+import { nestsDeeperThan } from '../lib/json-depth';
 import { MAX_BODY_BYTES, MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_EVENTS_PER_REQUEST, MAX_FIELD_NAME_BYTES } from './limits';
 import { type EventVisitor, isPlainObject, type RawEvent, readBody, tooManyEvents, withLabels } from './parse-body';
 import { type EventFailure, EventPreparer, measureEventSize, type PreparedBatch } from './prepare';

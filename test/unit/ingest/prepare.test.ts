@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileGoLayout } from '../../../src/events/ingest/go-time-layout';
-import { MAX_EVENT_BYTES } from '../../../src/events/ingest/limits';
-import { fieldTypeOf, measureEventSize, type PrepareOptions, prepareEvents, rowOf, valueAtPath } from '../../../src/events/ingest/prepare';
-import { Timespan } from '../../../src/events/ingest/timespan';
+import { compileGoLayout } from '../../../src/ingest/go-time-layout';
+import { MAX_EVENT_BYTES } from '../../../src/ingest/limits';
+import { fieldTypeOf, measureEventSize, type PrepareOptions, prepareEvents, rowOf, valueAtPath } from '../../../src/ingest/prepare';
+import { Timespan } from '../../../src/ingest/timespan';
 
 const receivedAt = new Date('2025-06-15T12:00:00Z');
 const receivedNs = BigInt(receivedAt.getTime()) * 1_000_000n;
