@@ -256,6 +256,7 @@ describe.skipIf(!chromiumAvailable)('Stream page', () => {
       await third.goto(`${server.url}/app/${org}/stream?dataset=${DATASET}`);
       await third.getByRole('status').filter({ hasText: /Reconnecting .*LIVE_TAIL_MAX_PER_TOKEN/ }).waitFor({ timeout: 20_000 });
       expect(await third.getByText('Stopped:').count()).toBe(0);
+      await screenshot(third, 'stream-reconnecting');
       await second.close();
       await liveStatus(third).waitFor({ timeout: 30_000 });
     } finally {
