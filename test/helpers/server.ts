@@ -69,6 +69,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     MODEL_CATALOG_SOURCE: SMALL_CATALOG,
     ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '4' } : {}),
     ...(ON_CHDB ? { EVENT_STORE: 'chdb' } : {}),
+    // A console build of one's own (e.g. while the default one is being rebuilt).
+    ...(process.env.CONSOLE_DIST_DIR ? { CONSOLE_DIST_DIR: process.env.CONSOLE_DIST_DIR } : {}),
     ...env,
   };
   const config = loadConfig(fullEnv);

@@ -1,6 +1,6 @@
 // The frame around every page of an organization: the main navigation, the organization
 // switcher (same page, other organization) and the signed-in user with "Sign out".
-import { Activity, LogOut, Search } from 'lucide-react';
+import { Activity, BellRing, BookOpen, CircleDollarSign, Database, LayoutDashboard, LogOut, Search, Settings } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate, useParams } from 'react-router';
 import { useSession, useSignedIn } from './session-context';
@@ -8,6 +8,12 @@ import { useSession, useSignedIn } from './session-context';
 const PAGES = [
   { path: 'query', label: 'Query', icon: Search },
   { path: 'stream', label: 'Stream', icon: Activity },
+  { path: 'dashboards', label: 'Dashboards', icon: LayoutDashboard },
+  { path: 'monitors', label: 'Monitors', icon: BellRing },
+  { path: 'datasets', label: 'Datasets', icon: Database },
+  { path: 'llm-costs', label: 'LLM costs', icon: CircleDollarSign },
+  { path: 'models', label: 'Models', icon: BookOpen },
+  { path: 'settings', label: 'Settings', icon: Settings },
 ];
 
 export function Shell({ children }: { children: ReactNode }) {

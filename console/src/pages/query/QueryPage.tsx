@@ -1,9 +1,9 @@
 // The Query page: write APL, pick a time range, run it (button or Ctrl/Cmd+Enter), cancel it,
 // and read the answer as a chart, a virtualized grid and one event at a time. Everything that
 // decides what is shown lives in the URL, so a copied link opens the same view elsewhere.
-import { Braces, FileSpreadsheet, Link2, Play, Square } from 'lucide-react';
+import { BellPlus, Braces, FileSpreadsheet, LayoutDashboard, Link2, Play, Square } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { rowCount, type TabularAnswer } from '../../api/query';
 import { AplEditor } from '../../editor/AplEditor';
 import { withFilter } from './apl-text';
@@ -17,6 +17,7 @@ import './query.css';
 import { loadRecent, rememberQuery, type RecentQuery } from './recent';
 import { ResultsGrid } from './ResultsGrid';
 import { type LoadedQuery, RecentMenu, StarButton, StarredMenu } from './SavedQueries';
+import { handOffSearch } from './hand-off';
 import { TimeRangeControl } from './TimeRangeControl';
 import { type QueryState, type ResultsView, searchFromState, stateFromSearch, type TimeZoneChoice } from './url-state';
 import { type RunRequest, useAplRun } from './useAplRun';
@@ -32,6 +33,7 @@ export function QueryPage() {
   const [openRow, setOpenRow] = useState<number | undefined>();
   const [notice, setNotice] = useState('');
   const [starredVersion, setStarredVersion] = useState(0);
+  const navigate = useNavigate();
 
   const writeUrl = useCallback((next: Partial<QueryState>, replace = true) => setSearch(searchFromState({ ...stateFromSearch(search), ...next }), { replace }), [search, setSearch]);
 
@@ -165,6 +167,14 @@ export function QueryPage() {
         <button type="button" className="button" disabled={!table} onClick={() => table && copy(resultsAsCsv(table), 'Results as CSV')}>
           <FileSpreadsheet size={16} aria-hidden="true" />
           Copy CSV
+        </button>
+        <button type="button" className="button" disabled={!apl.trim()} onClick={() => navigate(`/${encodeURIComponent(org)}/dashboards/add?${handOffSearch({ apl, start: urlState.start, end: urlState.end })}`)}>
+          <LayoutDashboard size={16} aria-hidden="true" />
+          Add to dashboard
+        </button>
+        <button type="button" className="button" disabled={!apl.trim()} onClick={() => navigate(`/${encodeURIComponent(org)}/monitors/new?${handOffSearch({ apl, start: urlState.start, end: urlState.end })}`)}>
+          <BellPlus size={16} aria-hidden="true" />
+          Create monitor
         </button>
       </div>
 
