@@ -92,8 +92,11 @@ export async function createServices(config: Config, logger: Logger, store: Rela
   const dashboards = new DashboardService(store.prisma);
   const queries = await QueryService.create(datasets, events.fields, events.eventStore, store, config, annotations);
   const views = new ViewService(store.prisma, store.repository, queries);
-  const liveTail = new LiveTailService(datasets, queries, config.apl, { ...config.liveTail, readLimit: Math.min(1000, config.liveTail.queueLimit), messageLimit: 1000, retryMs: 1000 }, logger);
-  events.datasetEvents.onWritten((dataset) => liveTail.signal(dataset.id));
+  // An embedded store is written by this process alone, so ingest's signals tell tails every
+  // write; a shared ClickHouse is written by other instances too, so tails ask it what is new.
+  const liveTailSettings = { ...config.liveTail, readLimit: Math.min(1000, config.liveTail.queueLimit), messageLimit: 1000, retryMs: 1000, hearsEveryWrite: !events.eventStore.shared };
+  const liveTail = new LiveTailService(datasets, queries, config.apl, liveTailSettings, logger);
+  events.datasetEvents.onWritten((dataset, written) => liveTail.signal(dataset.id, written));
   const metrics = createMetricsService(config, datasets, metricsStore, events.ingest);
   // The genai_* functions price from the catalog: its prices go into the events database, and
   // the first install is awaited so the first queries are priced.

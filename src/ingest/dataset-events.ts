@@ -15,16 +15,27 @@ import { type EventStore, LayoutChangedError } from '../events/store/store';
 export interface WriteOutcome {
   /** Events stored. */
   ingested: number;
+  /** The `_rowId`s they were given: every id between the two belongs to this write alone. */
+  firstRowId: bigint;
+  lastRowId: bigint;
   /** Rows of the batch refused by the field limit, with the reason. */
   rejected: Map<number, string>;
   /** Data chunks written. */
   chunks: number;
 }
 
+/** One committed write of a dataset: its events' `_rowId`s rise from `firstRowId` to `lastRowId`. */
+export interface WrittenRows {
+  firstRowId: bigint;
+  lastRowId: bigint;
+  /** Events written. */
+  count: number;
+}
+
 export class DatasetEvents {
   private readonly lock = new KeyedLock();
   /** Told after events are committed (the live tail): synchronous, must not throw or wait. */
-  private readonly writeListeners: ((dataset: DatasetRef) => void)[] = [];
+  private readonly writeListeners: ((dataset: DatasetRef, written: WrittenRows) => void)[] = [];
 
   constructor(
     private readonly store: EventStore,
@@ -80,8 +91,11 @@ export class DatasetEvents {
     });
   }
 
-  /** Calls `listener` after each write that stored events, while the dataset's lock is held. */
-  onWritten(listener: (dataset: DatasetRef) => void): void {
+  /**
+   * Calls `listener` after each write that stored events, while the dataset's lock is held: so
+   * a dataset's writes are told in the order of their ids.
+   */
+  onWritten(listener: (dataset: DatasetRef, written: WrittenRows) => void): void {
     this.writeListeners.push(listener);
   }
 
@@ -94,7 +108,10 @@ export class DatasetEvents {
       for (let attempt = 1; ; attempt++) {
         try {
           const outcome = await this.writeOnce(dataset, batch, receivedNs);
-          if (outcome.ingested > 0) for (const listener of this.writeListeners) listener(dataset);
+          if (outcome.ingested > 0) {
+            const written = { firstRowId: outcome.firstRowId, lastRowId: outcome.lastRowId, count: outcome.ingested };
+            for (const listener of this.writeListeners) listener(dataset, written);
+          }
           return outcome;
         } catch (error) {
           if (!(error instanceof LayoutChangedError) || attempt >= 5) throw error;
@@ -111,7 +128,7 @@ export class DatasetEvents {
     if (!columns) throw notFound(`dataset "${dataset.name}" not found`);
     const userFieldCount = columns.slice(SYSTEM_STORED_FIELDS.length).filter((column) => column.type !== 'map').length;
     const plan = planSchema(columns, userFieldCount, batch, this.maxFieldsPerDataset);
-    if (plan.rowCount === 0) return { ingested: 0, rejected: plan.rejected, chunks: 0 };
+    if (plan.rowCount === 0) return { ingested: 0, firstRowId: 0n, lastRowId: 0n, rejected: plan.rejected, chunks: 0 };
     const result = await this.store.append({
       table,
       layout: columns,
@@ -132,7 +149,7 @@ export class DatasetEvents {
       // The events are committed; the registry rows catch up at the next start.
       this.logger?.warn({ err: error, dataset: dataset.name }, 'could not record new fields in the registry');
     }
-    return { ingested: plan.rowCount, rejected: plan.rejected, chunks: result.chunks };
+    return { ingested: plan.rowCount, firstRowId: result.firstRowId, lastRowId: result.lastRowId, rejected: plan.rejected, chunks: result.chunks };
   }
 
   /** Resolves once every queued write has settled (for shutdown). */

@@ -5,6 +5,7 @@
 // an error and its stream ends.
 import type { Logger } from 'pino';
 import { DomainError, limitExceeded } from '../errors';
+import type { WrittenRows } from '../ingest/dataset-events';
 import { heldLimit, Subscriber, type SubscriberOptions } from './subscriber';
 import { Tail, type TailDataset, type TailSource, type TailTiming } from './tail';
 
@@ -75,10 +76,10 @@ export class LiveTailHub {
   }
 
   /** Events were stored in the dataset: wakes its tails. Never waits, never throws. */
-  signal(datasetId: string): void {
+  signal(datasetId: string, written?: WrittenRows): void {
     const byFilter = this.tails.get(datasetId);
     if (!byFilter) return;
-    for (const tail of byFilter.values()) tail.signal();
+    for (const tail of byFilter.values()) tail.signal(written);
   }
 
   /**

@@ -43,7 +43,7 @@ export class QueryTailSource implements TailSource {
     return parseRowId(firstValue(result, 'latest')) ?? 0n;
   }
 
-  async survey(dataset: TailDataset, filter: string | undefined, after: bigint, from: readonly bigint[]): Promise<TailSurvey> {
+  async survey(dataset: TailDataset, filter: string | undefined, after: bigint, from: readonly bigint[], upTo?: bigint): Promise<TailSurvey> {
     // The filter was parsed alone as one predicate when subscribing; on lines of its own, a
     // comment at its end cannot swallow what follows.
     const matching = (later?: bigint) => {
@@ -52,7 +52,7 @@ export class QueryTailSource implements TailSource {
     };
     const apl = [
       `['${dataset.name}']`,
-      `| where _rowId > ${rowIdLiteral(after)}`,
+      `| where _rowId > ${rowIdLiteral(after)}${upTo !== undefined ? ` and _rowId <= ${rowIdLiteral(upTo)}` : ''}`,
       `| summarize latest = tostring(max(_rowId)), n = ${matching()}${from.map((point, i) => `, n${i} = ${matching(point)}`).join('')}`,
     ].join('\n');
     const result = await this.run(dataset, apl, 1);

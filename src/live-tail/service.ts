@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import type { AplLimits } from '../config';
 import type { DatasetService } from '../datasets/datasets';
+import type { WrittenRows } from '../ingest/dataset-events';
 import type { QueryService } from '../queries/query-service';
 import { LiveTailAccess } from './access';
 import { LiveTailHub, type LiveTailSettings } from './hub';
@@ -42,9 +43,9 @@ export class LiveTailService {
     });
   }
 
-  /** Events were stored in the dataset (synchronous, never throws). */
-  signal(datasetId: string): void {
-    this.hub.signal(datasetId);
+  /** Events were stored in the dataset, with the ids they took (synchronous, never throws). */
+  signal(datasetId: string, written?: WrittenRows): void {
+    this.hub.signal(datasetId, written);
   }
 
   /** Ends every stream (server shutdown). */

@@ -1,12 +1,16 @@
 // One dataset seen through one filter, shared by every subscriber asking for the same: after
 // ingest signals new events, it waits a moment for more (coalescing bursts of requests), then
-// counts what was stored after the last event it read and reads the newest of it (as many as a
-// subscriber may hold), in `_rowId` order, and hands that one batch to its subscribers with how
-// many they were due but will not get. So a firehose costs a tail two small queries per
-// coalescing delay, whatever its rate. It reads nothing while nobody listens, and never more
-// than one read at a time.
+// reads the newest of what was stored after the last event it read (as many as a subscriber may
+// hold), in `_rowId` order, and hands that one batch to its subscribers with how many they were
+// due but will not get. When this server writes every event of the dataset (an embedded store),
+// ingest's signals say which ids each write took, so a tail without a filter knows what is new
+// without asking and reads exactly the newest events, and a filtered one counts only when it
+// cannot read everything; when other instances write too (a shared ClickHouse), a tail asks the
+// store. So a firehose costs a tail one or two small queries per read interval, whatever its
+// rate. It reads nothing while nobody listens, and never more than one read at a time.
 import type { Logger } from 'pino';
 import { DomainError } from '../errors';
+import type { WrittenRows } from '../ingest/dataset-events';
 import { countAbove, type Subscriber, type TailBatch } from './subscriber';
 
 /** The dataset a tail reads, as resolved when someone subscribed. */
@@ -29,10 +33,10 @@ export interface TailSource {
   /** The highest `_rowId` stored in the dataset now (0 when it holds none). */
   latestRowId(dataset: TailDataset): Promise<bigint>;
   /**
-   * The highest `_rowId` stored now, and how many events match the filter after `after` and after
-   * each of `from` (points later than `after`) up to it.
+   * The highest `_rowId` stored now (or `upTo` when given), and how many events match the filter
+   * after `after` and after each of `from` (points later than `after`) up to it.
    */
-  survey(dataset: TailDataset, filter: string | undefined, after: bigint, from: readonly bigint[]): Promise<TailSurvey>;
+  survey(dataset: TailDataset, filter: string | undefined, after: bigint, from: readonly bigint[], upTo?: bigint): Promise<TailSurvey>;
   /**
    * The newest `limit` events with `after < _rowId <= upTo` that match the filter, rising by
    * `_rowId`.
@@ -55,6 +59,20 @@ export interface TailTiming {
   readLimit: number;
   /** How long a tail waits before reading again after a read failed. */
   retryMs: number;
+  /**
+   * True when every write of the dataset goes through this server and is signalled with its ids
+   * (an embedded store); false when other instances write the same store.
+   */
+  hearsEveryWrite: boolean;
+}
+
+/** What one read found new: its newest events, how many there were, and how many after a point. */
+interface NewEvents {
+  batch: TailBatch | undefined;
+  /** Events after the cursor that match the filter. */
+  total: number;
+  /** How many of them lie after `start`, for a subscriber that started later than the cursor. */
+  dueAfter(start: bigint): number;
 }
 
 export class Tail {
@@ -68,6 +86,8 @@ export class Tail {
   private stopped = false;
   /** When the last read began (performance.now()). */
   private lastReadAt = -Infinity;
+  /** The writes signalled since the last read, oldest first (when the tail hears every write). */
+  private written: WrittenRows[] = [];
 
   constructor(
     readonly dataset: TailDataset,
@@ -87,7 +107,8 @@ export class Tail {
   }
 
   /** New events were stored in the dataset. Synchronous and cheap: it only sets a timer. */
-  signal(): void {
+  signal(written?: WrittenRows): void {
+    if (written && this.timing.hearsEveryWrite) this.written.push(written);
     this.signalled = true;
     this.schedule(this.timing.coalesceMs);
   }
@@ -130,10 +151,10 @@ export class Tail {
   }
 
   /**
-   * Reads what was stored since the last read, up to the highest `_rowId` stored when it began:
-   * every event at or below that id is committed (a dataset's writes are serialized and their
-   * ids rise), so the tail moves past events the filter left out. Past `readLimit` events it
-   * reads only the newest and tells each subscriber how many of those it was due were skipped.
+   * Reads what was stored since the last read, up to the newest write it knows of: every event at
+   * or below that id is committed (a dataset's writes are serialized and their ids rise), so the
+   * tail moves past events the filter left out. Past `readLimit` events it reads only the newest
+   * and tells each subscriber how many of those it was due were skipped.
    */
   private async readToLatest(): Promise<void> {
     const after = this.cursor!;
@@ -144,13 +165,26 @@ export class Tail {
       if (start !== undefined && start > after) starts.add(start);
     }
     const from = [...starts];
-    const survey = await this.source.survey(this.dataset, this.filter, after, from);
-    if (this.stopped) return;
-    const total = survey.counts[0] ?? 0;
-    const batch = total === 0 ? undefined : await this.readNewest(after, survey.latest, total);
+    let latest: bigint;
+    let found: NewEvents;
+    if (this.timing.hearsEveryWrite) {
+      const written = this.written.splice(0).filter((write) => write.lastRowId > after);
+      latest = written.at(-1)?.lastRowId ?? after;
+      found = latest === after ? { batch: undefined, total: 0, dueAfter: () => 0 } : this.filter === undefined ? await this.readWritten(after, written) : await this.readFiltered(after, latest, from);
+    } else {
+      const survey = await this.source.survey(this.dataset, this.filter, after, from);
+      latest = survey.latest;
+      const total = survey.counts[0] ?? 0;
+      const dueAfter = (start: bigint) => {
+        const asked = from.indexOf(start);
+        return asked >= 0 ? survey.counts[1 + asked]! : 0;
+      };
+      found = { batch: total === 0 ? undefined : await this.readNewest(after, latest, total), total, dueAfter };
+    }
     if (this.stopped) return;
     this.hasRead = true;
-    if (survey.latest > after) this.cursor = survey.latest;
+    if (latest > after) this.cursor = latest;
+    const { batch, total } = found;
     if (!batch || batch.ids.length === 0) return;
     const unread = total - batch.ids.length;
     for (const subscriber of this.subscribers) {
@@ -158,13 +192,49 @@ export class Tail {
         const start = subscriber.startedAfter;
         if (start !== undefined) {
           // One that started while this read ran was not counted for: nothing is reported to it.
-          const asked = from.indexOf(start);
-          const due = start <= after ? total : asked >= 0 ? survey.counts[1 + asked]! : 0;
+          const due = start <= after ? total : from.includes(start) ? found.dueAfter(start) : 0;
           subscriber.skip(Math.max(0, due - countAbove(batch.ids, start)));
         }
       }
       subscriber.offer(batch);
     }
+  }
+
+  /**
+   * Without a filter every event written is due, so the signalled writes tell how many there are
+   * and where the newest `readLimit` of them begin: one read of exactly those. (A subscriber's
+   * start is the highest id at some moment, always the end of a write, never inside one.)
+   */
+  private async readWritten(after: bigint, written: readonly WrittenRows[]): Promise<NewEvents> {
+    const limit = this.timing.readLimit;
+    const total = written.reduce((sum, write) => sum + write.count, 0);
+    const dueAfter = (start: bigint) => written.reduce((sum, write) => (write.firstRowId > start ? sum + write.count : sum), 0);
+    let from = after;
+    let newest = 0;
+    for (let i = written.length - 1; i >= 0 && newest < limit; i--) {
+      newest += written[i]!.count;
+      if (newest >= limit) from = written[i]!.firstRowId - 1n;
+    }
+    const latest = written.at(-1)!.lastRowId;
+    return { batch: await this.source.read(this.dataset, undefined, from > after ? from : after, latest, limit), total, dueAfter };
+  }
+
+  /**
+   * With a filter, the newest matching events are read first; only when they fill a read can
+   * more have matched, and only then are they counted.
+   */
+  private async readFiltered(after: bigint, latest: bigint, from: readonly bigint[]): Promise<NewEvents> {
+    const batch = await this.source.read(this.dataset, this.filter, after, latest, this.timing.readLimit);
+    if (batch.ids.length < this.timing.readLimit || this.stopped) return { batch, total: batch.ids.length, dueAfter: (start) => countAbove(batch.ids, start) };
+    const survey = await this.source.survey(this.dataset, this.filter, after, from, latest);
+    return {
+      batch,
+      total: Math.max(survey.counts[0] ?? 0, batch.ids.length),
+      dueAfter: (start) => {
+        const asked = from.indexOf(start);
+        return asked >= 0 ? survey.counts[1 + asked]! : 0;
+      },
+    };
   }
 
   /**

@@ -227,7 +227,7 @@ export class ClickHouseEventStore implements EventStore {
       await this.widen(table, column, widened.type);
       now.set(widened.column, { ...column, type: widened.type });
     }
-    if (batch.rowCount === 0) return { firstRowId: 0n, chunks: 0 };
+    if (batch.rowCount === 0) return { firstRowId: 0n, lastRowId: 0n, chunks: 0 };
 
     const typeOf = new Map<string, FieldType>(planned);
     for (const added of batch.addColumns) typeOf.set(added.column, added.type);
@@ -257,7 +257,7 @@ export class ClickHouseEventStore implements EventStore {
       if (error instanceof ClickHouseError && LAYOUT_ERRORS.has(error.code)) throw new LayoutChangedError(table);
       throw error;
     }
-    return { firstRowId: ids[0]!, chunks: 1 };
+    return { firstRowId: ids[0]!, lastRowId: ids[ids.length - 1]!, chunks: 1 };
   }
 
   async deleteOlderThan(table: string, olderThanNs: bigint): Promise<number> {

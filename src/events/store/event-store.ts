@@ -239,7 +239,7 @@ export class DuckDBEventStore implements EventStore {
         await connection.run('COMMIT');
         // A new array only when the layout changed: readers cache by its identity.
         if (batch.addColumns.length > 0 || batch.widenColumns.length > 0) this.tables.set(batch.table, columns);
-        return { firstRowId, chunks };
+        return { firstRowId, lastRowId: batch.rowCount > 0 ? firstRowId + BigInt(batch.rowCount - 1) : 0n, chunks };
       } catch (error) {
         await connection.run('ROLLBACK').catch(() => undefined);
         throw error;

@@ -53,6 +53,8 @@ export interface AppendBatch {
 export interface AppendResult {
   /** `_rowId` of the first row; the others follow, rising. */
   firstRowId: bigint;
+  /** `_rowId` of the last row (0 when none was written). */
+  lastRowId: bigint;
   /** Data chunks (vectors of up to 2048 rows) written. */
   chunks: number;
 }
