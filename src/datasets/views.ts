@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { datasetNamesOf, parseQuery } from '../apl';
-import { type Principal, requireOrgCapability } from '../auth/principal';
+import { hasOrgCapability, type Principal, requireOrgCapability } from '../auth/principal';
 import type { Repository } from '../db/repository';
 import type { PrismaClient } from '../db/store';
 import { conflict, forbidden, limitExceeded, notFound } from '../errors';
@@ -68,8 +68,13 @@ export class ViewService {
     private readonly queries: QueryService,
   ) {}
 
-  /** The organization's views the caller may see, by name. */
+  /**
+   * The organization's views the caller may see, by name. Listing takes the `views:read`
+   * capability or the right to query some view, as every capability-guarded list does.
+   */
   async list(principal: Principal): Promise<ViewView[]> {
+    const queriesSomeView = Object.values(principal.viewCapabilities ?? {}).some((capabilities) => capabilities?.query?.includes('read'));
+    if (!hasOrgCapability(principal, 'views', 'read') && !queriesSomeView) throw forbidden('token lacks the views:read capability');
     const views = await this.prisma.view.findMany({ where: { orgId: principal.orgId } });
     return views
       .filter((view) => canSee(principal, view.name))

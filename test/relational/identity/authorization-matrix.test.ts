@@ -118,6 +118,8 @@ const all = (...needs: Need[]): Need => (who) => needs.every((need) => need(who)
 /** May query a view: the organization's `views:read`, or the view capability `query:read` on it. */
 const queryView = (view: string): Need => (who) =>
   org('views', 'read')(who) || (who.caps.view?.[view]?.query?.includes('read') ?? false) || (who.caps.view?.['*']?.query?.includes('read') ?? false);
+/** May list views: the organization's `views:read`, or `query:read` on some view. */
+const listViews: Need = (who) => org('views', 'read')(who) || Object.values(who.caps.view ?? {}).some((c) => c.query?.includes('read') ?? false);
 /** The view the matrix reads through (over the `matrix` dataset). */
 const VIEW = 'matrix-view';
 /** A monitor's definition, as /v2/monitors takes it. */
@@ -431,7 +433,7 @@ const REST: RestCase[] = [
 
   // Views: the organization capability `views`, or the view capability `query` to read one; a
   // view's author must be able to query what it reads.
-  { method: 'GET', path: '/v2/views', allowed: anyToken, url: () => '/v2/views' },
+  { method: 'GET', path: '/v2/views', allowed: listViews, url: () => '/v2/views' },
   {
     method: 'POST',
     path: '/v2/views',
@@ -812,7 +814,7 @@ const GRAPHQL: GraphQLCase[] = [
     document: () => `{ metrics(dataset: "${METRICS}", mpl: "\`${METRICS}\`:hits | align to 1h using sum", startTime: "now-1d", endTime: "now") { series { metric } } }`,
   },
   { field: 'llmUsage', allowed: ds('matrix', 'query', 'read'), datasetScoped: true, document: () => '{ llmUsage(dataset: "matrix", startTime: "2000-01-01T00:00:00Z") { calls cost } }' },
-  { field: 'views', allowed: anyToken, document: () => '{ views { edges { node { name } } } }' },
+  { field: 'views', allowed: listViews, document: () => '{ views { edges { node { name } } } }' },
   { field: 'virtualFields', allowed: ds('matrix', 'virtualFields', 'read'), datasetScoped: true, document: () => '{ virtualFields(dataset: "matrix") { edges { node { name } } } }' },
 
   { field: 'createOrganization', allowed: personal, document: () => `mutation { createOrganization(name: "${unique('Org')}") { name } }`, snapshot: state.orgCount },

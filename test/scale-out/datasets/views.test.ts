@@ -99,7 +99,7 @@ describe('views', () => {
     const viewsReader = await token({ orgCapabilities: { views: ['read'] } });
     expect((await query("['errors'] | count", viewsReader)).rows).toEqual([{ count: errors().length }]);
     expect((await send('GET', '/v2/views', undefined, viewOnly)).body.map((view: any) => view.name)).toEqual(['errors']);
-    expect((await send('GET', '/v2/views', undefined, datasetOnly)).body).toEqual([]);
+    expect((await send('GET', '/v2/views', undefined, datasetOnly)).status).toBe(403);
     expect((await send('GET', `/v2/views/${viewId}`, undefined, datasetOnly)).status).toBe(403);
   });
 
