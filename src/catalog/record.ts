@@ -49,6 +49,13 @@ export const DOCUMENTED_FIELDS = [
   'deprecation_date',
 ] as const;
 
+/**
+ * Capability flags the mapping derives under modeldb's older names (from LiteLLM's
+ * `supports_response_schema` and `supports_parallel_function_calling`): modeldb counts only
+ * LiteLLM's own flags in its metadata, so these come after them there.
+ */
+export const DERIVED_CAPABILITY_FLAGS: readonly string[] = ['supports_json_mode', 'supports_parallel_functions'];
+
 /** The capability names of the `capability` filter and the record field each one reads. */
 export const DOCUMENTED_CAPABILITIES = {
   function_calling: 'supports_function_calling',

@@ -3,7 +3,7 @@
 import { compareIds } from './build';
 import { buildPriceRows, type PriceRow } from './price-book';
 import type { PricePeriod } from './price-history';
-import type { ModelRecord } from './record';
+import { DERIVED_CAPABILITY_FLAGS, type ModelRecord } from './record';
 import type { SyncRecord } from './store';
 
 export interface ProviderEntry {
@@ -48,7 +48,9 @@ export class CatalogSnapshot {
       .sort(([a], [b]) => compareIds(a, b))
       .map(([id, models]) => ({ id, name: models[0]!.provider_name, models }));
     for (const provider of this.providers) this.providersById.set(provider.id, provider);
-    this.capabilityFields = [...capabilities].sort();
+    // LiteLLM's flags in name order, as modeldb lists them; the derived ones after them.
+    const derivedLast = (field: string) => (DERIVED_CAPABILITY_FLAGS.includes(field) ? 1 : 0);
+    this.capabilityFields = [...capabilities].sort((a, b) => derivedLast(a) - derivedLast(b) || (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** The prices as query engines look them up (see price-book.ts), built on first use. */

@@ -156,6 +156,13 @@ describe('GET /api/v1/metadata', () => {
     const groups = header.slice(7, -4).map((column) => column.split('_')[0]);
     expect(groups).toEqual([...groups].sort((a, b) => ['provider', 'type', 'capability'].indexOf(a!) - ['provider', 'type', 'capability'].indexOf(b!)));
     expect(new Set(groups)).toEqual(new Set(['provider', 'type', 'capability']));
+    // LiteLLM's own flags in name order, as modeldb counts them; the two this catalog derives under
+    // modeldb's older names after them.
+    const capabilities = header.filter((column) => column.startsWith('capability_'));
+    expect(capabilities.slice(-2)).toEqual(['capability_supports_json_mode', 'capability_supports_parallel_functions']);
+    const own = capabilities.slice(0, -2);
+    expect(own).toEqual([...own].sort());
+    expect(own).toContain('capability_supports_response_schema');
     // One line without headers, and no newline after it.
     const bare = await (await get('/api/v1/metadata?format=csv')).text();
     expect(bare.split('\n')).toHaveLength(1);
