@@ -714,7 +714,8 @@ export class Analyzer {
   rowCount(expr: Expr, stage: Stage, operator: string): number {
     const value = constantNumber(this.binder.bind(expr, this.scope(stage.rel.columns)));
     if (value === undefined || !Number.isInteger(value) || value < 0) throw semanticError(expr.pos, `${operator} expects a whole number of rows`);
-    return value;
+    // A count past any table's size means every row; engines take no bigger limit than a long.
+    return Math.min(value, Number.MAX_SAFE_INTEGER);
   }
 
   limitStage(stage: Stage, count: number): Stage {

@@ -8,7 +8,7 @@ import { CallSite, type QueryContext, type RowScope } from './call-site';
 import { SCALAR_FUNCTIONS } from './functions';
 import type { AplType, Rel, RelColumn, TExpr } from './plan';
 import { didYouMean } from './suggest';
-import { article, boolLiteral, call, constantString, convert, convertible, isNumeric, literal, nullOf } from './typed';
+import { article, boolLiteral, call, constantNumber, constantString, convert, convertible, isNumeric, literal, nullOf } from './typed';
 
 export interface AggregateBinder {
   /** Binds an aggregation call met inside a summarize expression; returns its column. */
@@ -196,6 +196,9 @@ export class Binder {
         const index = this.bind(expr.index, scope);
         // Arrays take whole numbers, property bags take keys; anything else is read as one of them.
         if (index.type === 'null') return nullOf('dynamic');
+        // A number past every long (1e400 is infinity) converts to null, so it indexes nothing.
+        const constant = constantNumber(index);
+        if (constant !== undefined && !Number.isFinite(constant)) return nullOf('dynamic');
         const key =
           index.type === 'int' || index.type === 'string'
             ? index

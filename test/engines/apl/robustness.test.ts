@@ -77,6 +77,25 @@ describe('robustness', () => {
     for (const apl of BASE) await expect(db.query(apl), apl).resolves.toBeDefined();
   });
 
+  it('numbers past what a type holds, and functions over fields a dataset lacks, run or fail as client errors', async () => {
+    const queries = [
+      "['http'] | extend t = tags[1e400] | take 3",
+      "['http'] | extend t = tags[-1e400] | take 3",
+      "['http'] | extend t = tags[1.5e300] | take 3",
+      "['http'] | take 1.7976931348623157e308",
+      "['http'] | extend x = 1 | take 1.7976931348623157e308",
+      "['http'] | join kind=inner (['users'] | project user, team) on user | take 1.7976931348623157e308",
+      "['http'] | extend j = parse_json('{\"a\": 1}') | take 1.7976931348623157e308",
+      "['http'] | extend r = replace_regex(uri, '/', '-') | take 1.7976931348623157e308",
+      "['http'] | extend x = extract('(a+)', 1, no_such_field) | take 3",
+      "['http'] | extend x = extract('(a+)', 1, uri) | where isnotnull(no_such_field) | take 3",
+      "['http'] | take 1e400",
+      "['http'] | top 1e19 by status",
+    ];
+    const { internal } = await runAll(queries);
+    expect(internal).toEqual([]);
+  });
+
   it('queries with names and literals swapped for others run or fail as client errors', async () => {
     // Swapping a token for another of its kind keeps the syntax valid and sends odd type
     // combinations through the analyzer, the dialect and DuckDB.

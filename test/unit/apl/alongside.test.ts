@@ -17,8 +17,11 @@ describe('work alongside the statement', () => {
   });
   afterAll(() => db?.close());
 
-  /** Deps whose runner records when the statement starts and finishes, beside what alongside records. */
-  const recording = (alongside: EngineDeps['alongside'], log: string[]): EngineDeps => ({
+  /**
+   * Deps whose runner records when the statement starts and finishes, beside what alongside
+   * records; `finished` is called when the statement is done.
+   */
+  const recording = (alongside: EngineDeps['alongside'], log: string[], finished?: () => void): EngineDeps => ({
     ...db.deps,
     runner: {
       async run(statement, options) {
@@ -27,6 +30,7 @@ describe('work alongside the statement', () => {
           return await db.deps.runner.run(statement, options);
         } finally {
           log.push('statement finished');
+          finished?.();
         }
       },
     },
@@ -37,13 +41,22 @@ describe('work alongside the statement', () => {
     const log: string[] = [];
     let datasets: string[] = [];
     let window: unknown;
-    const deps = recording(async (prepared) => {
-      log.push('alongside started');
-      datasets = prepared.analyzed.datasets;
-      window = prepared.window;
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      log.push('alongside finished');
-    }, log);
+    // The work alongside outlasts the statement whatever the machine's speed: it ends only
+    // after the statement has.
+    let statementDone!: () => void;
+    const afterStatement = new Promise<void>((resolve) => (statementDone = resolve));
+    const deps = recording(
+      async (prepared) => {
+        log.push('alongside started');
+        datasets = prepared.analyzed.datasets;
+        window = prepared.window;
+        await afterStatement;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        log.push('alongside finished');
+      },
+      log,
+      () => statementDone(),
+    );
     const result = await executeApl(request, deps);
     expect(tableRows(result)).toEqual([{ total: 1 + 2 + 3 + 4 }]);
     expect(log[0]).toBe('statement started');
