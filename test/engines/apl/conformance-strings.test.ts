@@ -51,6 +51,17 @@ describe('length, case and shape', () => {
   ]);
 });
 
+describe('equality of strings, where null is the empty string', () => {
+  const kusto = (e: FxEvent) => t(e) ?? '';
+  perEvent(db, [
+    ["text != 'no such text'", (e) => kusto(e) !== 'no such text'],
+    ["text != ''", (e) => kusto(e) !== ''],
+    ["text == ''", (e) => kusto(e) === ''],
+    ["'' != text", (e) => kusto(e) !== ''],
+    ["text != tolower(text)", (e) => kusto(e) !== kusto(e).toLowerCase()],
+  ]);
+});
+
 describe('search, split and replace', () => {
   perEvent(db, [
     ["countof('a', text)", (e) => (t(e) === undefined ? null : overlapping(t(e)!, 'a'))],

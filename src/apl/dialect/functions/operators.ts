@@ -83,7 +83,7 @@ export function operatorRules(sql: SqlSpelling): RuleTable {
     or: (_w, _e, a) => `(${a(0)} OR ${a(1)})`,
     not: (_w, _e, a) => `(NOT ${a(0)})`,
     eq: comparison('=', true),
-    ne: comparison(sql.notEqual, sql.kustoStringInequality),
+    ne: comparison(sql.notEqual, true),
     lt: comparison('<'),
     le: comparison('<='),
     gt: comparison('>'),

@@ -17,8 +17,6 @@ export abstract class SqlSpelling {
   readonly false: string = 'FALSE';
   /** The inequality operator. */
   readonly notEqual: string = '<>';
-  /** Whether string inequality follows Kusto's rule that null equals the empty string (else a null side gives null). */
-  readonly kustoStringInequality: boolean = true;
 
   /** A call of a function under its portable name. */
   call(name: string, ...args: string[]): string {

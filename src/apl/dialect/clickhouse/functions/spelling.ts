@@ -62,8 +62,11 @@ class ClickHouseSpelling extends SqlSpelling {
   override readonly true = 'true';
   override readonly false = 'false';
   override readonly notEqual = '!=';
-  // A null side of a string inequality gives null.
-  override readonly kustoStringInequality = false;
+
+  // ClickHouse has IS DISTINCT FROM only in a join's condition.
+  override isDistinctFrom(x: string, y: string): string {
+    return `ifNull(${x} != ${y}, isNull(${x}) != isNull(${y}))`;
+  }
 
   override nullUnless(condition: string, value: string): string {
     return `if(${condition}, ${value}, NULL)`;
