@@ -41,11 +41,13 @@ export async function createApp(config: Config, logger: Logger = pino({ level: c
   // Before any route: compression attaches itself to the routes declared after it.
   await registerCompression(server);
   parseJsonBodies(server, config.jsonMaxDepth);
-  // Healthy when the event store answers; while it reopens after a fatal error, 503 with why.
+  // Healthy when the event and metrics stores answer; while one reopens after a fatal error,
+  // 503 with which one and why.
   server.get('/healthz', async (_request, reply) => {
-    const health = services.eventStore.probe();
-    if (health.state === 'ok') return { status: 'ok' };
-    return reply.status(503).send({ status: health.state, reason: health.reason });
+    const stores = { events: services.eventStore.probe(), metrics: services.metrics.store.probe() };
+    const [store, health] = Object.entries(stores).find(([, each]) => each.state !== 'ok') ?? [];
+    if (!health) return { status: 'ok' };
+    return reply.status(503).send({ status: health.state, store, reason: health.reason });
   });
   await server.register(registerRestRoutes, { services });
   mountGraphQL(server, services);

@@ -4,6 +4,7 @@
 // query; each write is one transaction
 // (new series, changed series metadata and points together), serialized per dataset. Queries
 // run on their own read connections and never wait for writes.
+import type { EngineHealth } from '../../engines/health';
 import {
   BIGINT,
   BOOLEAN,
@@ -115,6 +116,11 @@ export class DuckDBMetricsStore implements MetricsStore {
         this.datasets.set(table, state);
       }
     });
+  }
+
+  /** The metrics database reopens itself after a fatal error, as the event store's does. */
+  probe(): EngineHealth {
+    return this.database.probe();
   }
 
   hasDataset(table: string): boolean {

@@ -2,6 +2,7 @@
 // whichever engine holds it: the embedded DuckDB file (`metrics-store.ts`) or the ClickHouse
 // the events live in (`clickhouse/clickhouse-metrics-store.ts`). Each store brings the MPL
 // dialect and the discovery queries that read its own layout.
+import type { EngineHealth } from '../../engines/health';
 import type { QueryOptions } from '../../engines/duckdb/query-runner';
 import { resultTooLarge } from '../../engines/result-size';
 import type { MetricDescriptor, MetricType, PointClass, SeriesPoints } from '../model';
@@ -40,6 +41,8 @@ export type MplRunOptions = Pick<QueryOptions, 'timeoutMs' | 'maxResultBytes' | 
 
 export interface MetricsStore {
   readonly engine: 'duckdb' | 'clickhouse' | 'chdb';
+  /** Whether the store can serve, for the health check (answers at once; checks in the background). */
+  probe(): EngineHealth;
   /** The MPL dialect reading this store's layout. */
   readonly dialect: MetricsDialect;
   readonly info: MetricsInfo;

@@ -2,9 +2,11 @@
 // aborts a checkpoint as a failing disk or memory would): health turns unhealthy, the store
 // reopens the file by itself, requests that arrive meanwhile wait and then succeed, and every
 // acknowledged event is still there. Also: a dataset at the field limit keeps taking events
-// across checkpoints (the checkpoint threshold lowered so that a few batches pass it).
+// across checkpoints (the checkpoint threshold lowered so that a few batches pass it). The
+// metrics store recovers the same way, and the health check names the store that is down.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBEventStore } from '../../../src/events/store/event-store';
+import type { DuckDBMetricsStore } from '../../../src/metrics/store/metrics-store';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
 let server: TestServer;
@@ -80,6 +82,49 @@ describe('an invalidated event store', () => {
     expect(await count('survivor')).toBe(151);
     // Dataset management works again too.
     expect((await server.request('/v2/datasets', json({ name: 'after-recovery' }))).status).toBe(200);
+  });
+});
+
+describe('an invalidated metrics store', () => {
+  it('turns the health check unhealthy, naming the metrics store, until it has reopened itself', async () => {
+    const metrics = server.app.services.metrics.store as DuckDBMetricsStore;
+    // Tables of a dataset, so the checkpoint has something to write.
+    await metrics.createDataset('recovering_metrics');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let invalidated!: () => void;
+    const isInvalidated = new Promise<void>((resolve) => (invalidated = resolve));
+    const borrower = metrics['database'].useWriter(async (connection) => {
+      await connection.run(`SET debug_checkpoint_abort = 'before_header'`);
+      await connection.run('CHECKPOINT').then(
+        () => {
+          throw new Error('the checkpoint was expected to fail');
+        },
+        (error: Error) => expect(error.message).toMatch(/FATAL/),
+      );
+      invalidated();
+      await held;
+    });
+    await isInvalidated;
+    try {
+      let unhealthy = await server.request('/healthz');
+      while (unhealthy.status === 200) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        unhealthy = await server.request('/healthz');
+      }
+      expect(unhealthy.status).toBe(503);
+      expect(await unhealthy.json()).toMatchObject({ status: 'recovering', store: 'metrics', reason: expect.stringMatching(/invalidated|FATAL/) });
+    } finally {
+      setTimeout(release, 100);
+    }
+    await borrower.catch(() => undefined);
+    let healthy = await server.request('/healthz');
+    for (let tries = 0; healthy.status !== 200 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      healthy = await server.request('/healthz');
+    }
+    expect(healthy.status).toBe(200);
+    expect(metrics.hasDataset('recovering_metrics')).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@
 // ClickHouse has no transaction over several tables: a write inserts the series, then the
 // scalar points, then the distribution points, each acknowledged once stored; a failure part-way
 // leaves the earlier inserts (series rows without points are what vacuum removes).
+import type { EngineHealth } from '../../../engines/health';
 import { createClickHouseRunner } from '../../../engines/clickhouse/apl-runner';
 import type { QueryRunner as AplRunner } from '../../../apl/execution/runner';
 import { type ClickHouseExecutor, ClickHouseError, CLICKHOUSE_ERROR, type ClickHouseSettings, decodeRows, insertSettings } from '../../../engines/clickhouse/executor';
@@ -262,6 +263,11 @@ export class ClickHouseMetricsStore implements MetricsStore {
   }
 
   /** The executor belongs to the event store, which closes it. */
+  /** The tables live in the event store's ClickHouse, whose own probe reports the engine. */
+  probe(): EngineHealth {
+    return { state: 'ok' };
+  }
+
   async close(): Promise<void> {
     await this.lock.idle();
   }
