@@ -4,6 +4,7 @@ import { ChevronDown, ChevronUp, Copy, ListTree, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { rowAt, type ResultTable } from '../../api/query';
 import { compactText, formatTime } from './cells';
+import { TraceIdLine } from '../traces/TraceIdLine';
 import { surroundingEvents, type SurroundingEvent } from './surrounding';
 import type { TimeZoneChoice } from './url-state';
 
@@ -88,6 +89,7 @@ export function EventPanel({ table, row, rowCount, dataset, timeZone, onMove, on
           <X size={16} aria-hidden="true" />
         </button>
       </div>
+      <TraceIdLine event={event} dataset={dataset} />
       <pre className="event-json" aria-label="Event JSON" tabIndex={0}>
         {json}
       </pre>

@@ -6,6 +6,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { rowCount, type ResultTable } from '../../api/query';
 import { compactEventText, formatCell, formatTime, TIME_FIELD } from './cells';
+import { isTraceId, isTraceIdField } from '../traces/trace-link';
+import { TraceLink } from '../traces/TraceLink';
 import type { ResultsView, TimeZoneChoice } from './url-state';
 
 const ROW_HEIGHT = 28;
@@ -25,6 +27,8 @@ interface GridColumn {
   label: string;
   width: number;
   cell(row: number): string;
+  /** Drawn instead of the text when set (a trace id as a link to its trace). */
+  render?(row: number): React.ReactNode;
 }
 
 export function ResultsGrid({ table, view, timeZone, hiddenFields, selectedRow, onOpen }: ResultsGridProps) {
@@ -43,7 +47,15 @@ export function ResultsGrid({ table, view, timeZone, hiddenFields, selectedRow, 
     return table.fields.flatMap((field, index) =>
       hiddenFields.has(field.name)
         ? []
-        : [{ key: field.name, label: field.name, width: field.name === TIME_FIELD ? 250 : 170, cell: (row: number) => formatCell(field.name, field.type, table.columns[index]?.[row], timeZone) }],
+        : [
+            {
+              key: field.name,
+              label: field.name,
+              width: field.name === TIME_FIELD ? 250 : 170,
+              cell: (row: number) => formatCell(field.name, field.type, table.columns[index]?.[row], timeZone),
+              ...(isTraceIdField(field.name) ? { render: (row: number) => traceIdCell(table, index, row) } : {}),
+            },
+          ],
     );
   }, [table, view, timeZone, hiddenFields]);
 
@@ -176,9 +188,18 @@ const GridRow = memo(function GridRow({ row, top, columns, template, minWidth, s
     >
       {columns.map((column, index) => (
         <div key={column.key} role="gridcell" aria-colindex={index + 1} className="grid-cell">
-          {column.cell(row)}
+          {column.render ? column.render(row) : column.cell(row)}
         </div>
       ))}
     </div>
   );
 });
+
+/** A trace id cell: a link to the trace, looked up in the answer's dataset when it has one. */
+function traceIdCell(table: ResultTable, index: number, row: number): React.ReactNode {
+  const value = table.columns[index]?.[row];
+  if (!isTraceId(value)) return formatCell('', 'string', value, 'UTC');
+  const timeIndex = table.fields.findIndex((field) => field.name === TIME_FIELD);
+  const dataset = table.sources.length === 1 ? table.sources[0]!.name : undefined;
+  return <TraceLink traceId={value} dataset={dataset} eventTime={timeIndex >= 0 ? table.columns[timeIndex]?.[row] : undefined} />;
+}

@@ -4,6 +4,7 @@ import { Check, Copy, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { LiveEvent } from '../../api/live';
 import { eventJson, formatTime } from './format';
+import { TraceIdLine } from '../traces/TraceIdLine';
 
 interface EventPanelProps {
   event: LiveEvent;
@@ -51,6 +52,7 @@ export function EventPanel({ event, utc, onClose }: EventPanelProps) {
       <p className="stream-copy-status muted" role="status">
         {copy === 'copied' ? 'Copied to the clipboard.' : copy === 'failed' ? 'The browser refused to copy; select the text instead.' : ''}
       </p>
+      <TraceIdLine event={{ _time: event.time, ...event.data }} />
       <pre className="stream-json" role="region" aria-label="Event JSON" tabIndex={0}>
         {json}
       </pre>
