@@ -6,6 +6,7 @@ import type { RelationalStore } from '../db/store';
 import { describeError, notFound, unavailable } from '../errors';
 import { type CatalogMetadata, catalogMetadata, refreshMetadata } from './metadata';
 import type { RefreshState } from './refresh';
+import type { PricePeriod } from './price-history';
 import { filterModels, type ModelFilter, todayUtc } from './query';
 import type { ModelRecord } from './record';
 import { CatalogSnapshot, type ProviderEntry } from './snapshot';
@@ -97,6 +98,13 @@ export class CatalogService {
 
   findModel(id: string): ModelRecord | undefined {
     return this.snapshot.model(id);
+  }
+
+  /** The price periods of a model, oldest first (empty when the history never held it). */
+  priceHistory(modelId: string): PricePeriod[] {
+    return this.snapshot.prices
+      .filter((period) => period.modelId === modelId)
+      .sort((a, b) => (a.validFrom?.getTime() ?? -Infinity) - (b.validFrom?.getTime() ?? -Infinity));
   }
 
   /** Every provider, or those of `ids` that exist, sorted by provider id. */

@@ -13,6 +13,7 @@ import './virtual-fields';
 import './views';
 import './queries';
 import './llm-usage';
+import './price-history';
 import './metrics';
 import './ingest';
 import './monitors';

@@ -1,19 +1,22 @@
-// The models area: the catalog browser, comparisons and price history.
-import { Route, Routes } from 'react-router';
-import { NotFoundPage } from '../NotFoundPage';
+// The models area: the catalog browser, comparisons and one page per model (ids keep their
+// slashes, so a model's page is whatever path is left after /models/).
+import { Route, Routes, useParams } from 'react-router';
+import { ComparePage } from './ComparePage';
+import { ModelPage } from './ModelPage';
+import { ModelsListPage } from './ModelsListPage';
+import './models.css';
+
+function ModelPageOfPath() {
+  const { '*': id = '' } = useParams();
+  return <ModelPage key={id} id={id} />;
+}
 
 export function ModelsRoutes() {
   return (
     <Routes>
-      <Route
-        index
-        element={
-          <section className="page">
-            <h1>Models</h1>
-          </section>
-        }
-      />
-      <Route path="*" element={<NotFoundPage />} />
+      <Route index element={<ModelsListPage />} />
+      <Route path="compare" element={<ComparePage />} />
+      <Route path="*" element={<ModelPageOfPath />} />
     </Routes>
   );
 }
