@@ -5,7 +5,8 @@
 // of type `text`, `tool_call`, `tool_call_response`, and `finish_reason`). Every shape is first
 // read into one normalized form; each function then answers from that. docs/guides/llm-costs.md
 // documents the rules. Run inside DuckDB as a vectorized function (src/engines/duckdb/genai-udfs.ts).
-import { getEncoding, type Tiktoken } from 'js-tiktoken';
+import { createRequire } from 'node:module';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 
 export interface ToolCall {
   id: string | null;
@@ -138,11 +139,18 @@ function truncatedReason(reason: unknown): boolean {
 }
 
 let encoding: Tiktoken | undefined;
+const require = createRequire(import.meta.url);
 
-/** Tokens of `text` in the o200k_base encoding (GPT-4o, GPT-4.1, o-series), via js-tiktoken. */
+/**
+ * Tokens of `text` in the o200k_base encoding (GPT-4o, GPT-4.1, o-series), via js-tiktoken. Its
+ * ranks (some 10 MB in memory) are loaded on the first estimate, not when the server starts.
+ */
 export function estimateTokens(text: string): number {
   if (text.length === 0) return 0;
-  encoding ??= getEncoding('o200k_base');
+  if (!encoding) {
+    const ranks = require('js-tiktoken/ranks/o200k_base') as TiktokenBPE & { default?: TiktokenBPE };
+    encoding = new Tiktoken(ranks.default ?? ranks);
+  }
   return encoding.encode(text, 'all').length;
 }
 
