@@ -19,3 +19,5 @@ export const newMonitorId = () => `mon_${randomToken()}`;
 export const newNotifierId = () => `notify_${randomToken()}`;
 export const newCheckId = () => `chk_${randomToken()}`;
 export const newNotificationId = () => `ntf_${randomToken()}`;
+/** Test notifications sent by hand from a notifier: the delivery log marks them by this prefix. */
+export const newTestNotificationId = () => `ntf_test_${randomToken()}`;

@@ -6,6 +6,7 @@ import { requireOrgCapability } from '../auth/principal';
 import type { PrismaClient } from '../db/store';
 import { invalidInput, notFound } from '../errors';
 import { newNotifierId } from './ids';
+import { isTestNotificationId } from './notifier-test';
 import { type ChannelConfig, type ChannelName, maskedConfig, parseNotifierInput } from './notifier-definitions';
 
 export interface NotifierRecord {
@@ -43,6 +44,8 @@ export interface DeliveryView {
   error: string | null;
   durationMs: number;
   attemptedAt: string;
+  /** A test notification sent by hand ("Send test notification"), not an alert. */
+  test: boolean;
 }
 
 interface NotifierRow {
@@ -161,6 +164,7 @@ export class NotifierService {
       error: row.error,
       durationMs: row.durationMs,
       attemptedAt: row.attemptedAt.toISOString(),
+      test: isTestNotificationId(row.outboxId),
     }));
   }
 }

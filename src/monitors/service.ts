@@ -9,7 +9,9 @@ import { createMailer, type Mailer } from './delivery/mailer';
 import { stopTemplateThread } from './delivery/template';
 import { DeliveryWorker } from './delivery/worker';
 import { type Leadership, soleInstance } from './leadership';
+import { MonitorBacktest } from './backtest';
 import { MonitorService } from './monitors';
+import { NotifierTests } from './notifier-test';
 import { NotifierService } from './notifiers';
 import { MonitorRunner } from './runner';
 import { MonitorScheduler } from './scheduler';
@@ -20,6 +22,10 @@ export class Monitoring {
   readonly monitors: MonitorService;
   readonly scheduler: MonitorScheduler;
   readonly deliveries: DeliveryWorker;
+  /** Replays a monitor definition over a past period (the editor's preview). */
+  readonly backtests: MonitorBacktest;
+  /** Test notifications, sent through the outbox like real ones. */
+  readonly notifierTests: NotifierTests;
   private readonly mailer: Mailer;
 
   constructor(
@@ -39,6 +45,8 @@ export class Monitoring {
     const runner = new MonitorRunner(prisma, queries, clock, log, () => this.deliveries.wake());
     this.scheduler = new MonitorScheduler(prisma, runner, leadership, log, settings.concurrency, clock);
     this.monitors = new MonitorService(prisma, queries, this.notifiers, clock, () => this.scheduler.wake());
+    this.backtests = new MonitorBacktest(queries);
+    this.notifierTests = new NotifierTests(prisma, clock, () => this.deliveries.wake());
   }
 
   start(): void {

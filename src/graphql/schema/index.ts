@@ -17,6 +17,7 @@ import './price-history';
 import './metrics';
 import './ingest';
 import './monitors';
+import './monitor-tools';
 import './live-tail';
 import './apl-vocabulary';
 

@@ -39,6 +39,7 @@ const DeliveryRef = builder.objectRef<DeliveryView>('NotifierDelivery').implemen
     error: t.exposeString('error', { nullable: true }),
     durationMs: t.exposeInt('durationMs'),
     attemptedAt: t.field({ type: 'DateTime', resolve: (delivery) => delivery.attemptedAt }),
+    test: t.exposeBoolean('test', { description: 'A test notification sent by hand, not an alert' }),
   }),
 });
 
@@ -155,7 +156,7 @@ builder.node(MonitorRef, {
   }),
 });
 
-const MonitorInput = builder.inputType('MonitorInput', {
+export const MonitorInput = builder.inputType('MonitorInput', {
   description: 'The fields of /v2/monitors',
   fields: (t) => ({
     name: t.string({ required: true }),

@@ -1,4 +1,5 @@
-// Axiom v2 monitors: list, get, create, update, delete, and the history of alert transitions.
+// Axiom v2 monitors: list, get, create, update, delete, and the history of alert transitions;
+// and a backtest of a definition over a past period (the console's preview).
 import type { FastifyInstance } from 'fastify';
 import { monitorView } from '../../monitors/monitors';
 import { pathParams } from '../shared/path-params';
@@ -25,6 +26,17 @@ export async function monitorRoutes(app: FastifyInstance, { services }: Services
 
   app.post('/monitors', { schema: { tags, summary: 'Create a monitor' } }, async (request) =>
     monitorView(await monitors.create(request.principal, request.body)),
+  );
+
+  app.post(
+    '/monitors/backtest',
+    {
+      schema: {
+        tags,
+        summary: 'Replay a monitor definition over a past period: each run it would have made, positive or not, and the alerts it would have opened and closed',
+      },
+    },
+    async (request) => services.monitoring.backtests.run(request.principal, request.body),
   );
 
   app.get<ById>('/monitors/:id', { schema: { tags, summary: 'Get a monitor', params: idParam } }, async (request) =>

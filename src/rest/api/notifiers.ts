@@ -1,5 +1,5 @@
 // Axiom v2 notifiers: list, get, create, update, delete (secrets masked in every answer), and
-// each notifier's delivery log.
+// each notifier's delivery log and its test notification.
 import type { FastifyInstance } from 'fastify';
 import { invalidInput } from '../../errors';
 import { notifierView } from '../../monitors/notifiers';
@@ -49,6 +49,12 @@ export async function notifierRoutes(app: FastifyInstance, { services }: Service
     await notifiers.delete(request.principal, request.params.id);
     return reply.status(204).send();
   });
+
+  app.post<ById>(
+    '/notifiers/:id/test',
+    { schema: { tags, summary: 'Send a test notification through the notifier, as an alert would be delivered (202: queued)', params: idParam } },
+    async (request, reply) => reply.status(202).send(await services.monitoring.notifierTests.send(request.principal, request.params.id)),
+  );
 
   app.get<ById & { Querystring: { limit?: string; before?: string } }>(
     '/notifiers/:id/deliveries',
