@@ -41,6 +41,17 @@ export interface ActiveSession {
   absoluteExpiresAt: Date;
 }
 
+/** A session as its user sees it in their list (never its secret or CSRF token). */
+export interface SessionView {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  /** When it ends if it stays unused (its idle expiry, never after its absolute one). */
+  expiresAt: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
 /** Writing the last use more often than this would turn every request into a write. */
 const TOUCH_INTERVAL_MS = 60_000;
 const SECRET_PREFIX = 'eds-';
@@ -112,6 +123,35 @@ export class SessionService {
       await this.repository.sessions.touch(row.id, new Date(now), idleExpiresAt);
     }
     return { id: row.id, userId: row.userId, csrfToken: row.csrfToken, expiresAt: idleExpiresAt, absoluteExpiresAt: row.expiresAt };
+  }
+
+  /** The user's live sessions, most recently used first, for them to review. */
+  async listOf(userId: string): Promise<SessionView[]> {
+    const now = new Date(this.clock());
+    const rows = await this.prisma.session.findMany({
+      where: { userId, idleExpiresAt: { gt: now }, expiresAt: { gt: now } },
+      orderBy: [{ lastSeenAt: 'desc' }, { id: 'asc' }],
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: row.lastSeenAt.toISOString(),
+      expiresAt: new Date(Math.min(row.idleExpiresAt.getTime(), row.expiresAt.getTime())).toISOString(),
+      ip: row.ip,
+      userAgent: row.userAgent,
+    }));
+  }
+
+  /** Ends one session of the user; false when they have none with this id (another user's included). */
+  async endOf(userId: string, sessionId: string): Promise<boolean> {
+    const { count } = await this.prisma.session.deleteMany({ where: { id: sessionId, userId } });
+    return count > 0;
+  }
+
+  /** Ends every session of the user but one (signing out everywhere else); returns how many ended. */
+  async endOthersOf(userId: string, keptSessionId: string): Promise<number> {
+    const { count } = await this.prisma.session.deleteMany({ where: { userId, id: { not: keptSessionId } } });
+    return count;
   }
 
   /** Signs one session out. */

@@ -6,8 +6,11 @@ import type { Config } from '../config';
 import type { RelationalStore } from '../db/store';
 import type { DatasetStorage } from '../datasets/datasets';
 import { CustomRoleService } from './custom-roles';
+import { mailLink } from '../auth/link-mail';
 import { GroupService } from './groups';
+import { InvitationService } from './invitations';
 import { OrgService } from './orgs';
+import { PersonalTokenService } from './personal-token-service';
 import { ProvisioningService } from './provisioning';
 import { RoleDirectory } from './role-directory';
 import { UserService } from './users';
@@ -18,6 +21,8 @@ export class IdentityService {
   readonly roles: CustomRoleService;
   readonly groups: GroupService;
   readonly orgs: OrgService;
+  readonly personalTokens: PersonalTokenService;
+  readonly invitations: InvitationService;
   readonly provisioning: ProvisioningService;
 
   constructor(store: RelationalStore, auth: AuthService, storage: Pick<DatasetStorage, 'dropTable'>, config: Config, logger: Logger) {
@@ -25,6 +30,15 @@ export class IdentityService {
     this.users = new UserService(store.prisma, this.roleDirectory);
     this.roles = new CustomRoleService(store.prisma, this.roleDirectory);
     this.groups = new GroupService(store.prisma, this.roleDirectory);
+    this.personalTokens = new PersonalTokenService(store.prisma);
+    this.invitations = new InvitationService(store.prisma, this.roleDirectory, auth.loginLinks, async (link) => {
+      try {
+        return await mailLink(config.monitors.smtpUrl, config.monitors.smtpFrom, link);
+      } catch (error) {
+        logger.warn({ err: error, email: link.email }, 'could not mail the invitation; its link is returned to the inviter');
+        return false;
+      }
+    });
     this.orgs = new OrgService(store.prisma, (identity, orgId) => auth.principalIn(identity, orgId), config);
     this.provisioning = new ProvisioningService(store.prisma, this.orgs, storage, store.leases, logger, config.provisionedOrgsPerDay);
   }

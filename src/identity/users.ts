@@ -28,10 +28,29 @@ export interface MemberView {
 /** The user a personal token acts for, in the organization of the request. */
 export interface CurrentUser extends MemberView {
   orgId: string;
+  /** The IANA time zone the user chose for showing times, or null (the browser's own). */
+  timeZone: string | null;
 }
 
 const name = z.string().trim().min(1, 'is required').max(255);
-const updateCurrentSchema = z.object({ name });
+/** An IANA time zone name the runtime knows ("Europe/Paris", "UTC"). */
+const timeZone = z
+  .string()
+  .trim()
+  .max(100)
+  .refine((zone) => isKnownTimeZone(zone), 'must be an IANA time zone such as "Europe/Paris" or "UTC"');
+const updateCurrentSchema = z
+  .object({ name: name.optional(), timeZone: timeZone.nullable().optional() })
+  .refine((input) => input.name !== undefined || input.timeZone !== undefined, 'name or timeZone is required');
+
+function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
 const createUserSchema = z.object({
   name,
   email: z.email('must be an email address').max(320).transform((email) => email.toLowerCase()),
@@ -52,14 +71,17 @@ export class UserService {
       throw forbidden('API tokens do not act for a user; use a personal token');
     }
     const member = await this.member(principal.orgId, principal.userId);
-    return { ...member, orgId: principal.orgId };
+    const user = await this.prisma.user.findUnique({ where: { id: principal.userId }, select: { timeZone: true } });
+    return { ...member, orgId: principal.orgId, timeZone: user?.timeZone ?? null };
   }
 
+  /** Renames the current user and/or sets their time zone (null clears it). */
   async updateCurrent(principal: Principal, body: unknown): Promise<CurrentUser> {
     const current = await this.current(principal);
     const input = parseInput(updateCurrentSchema, body);
-    await this.prisma.user.update({ where: { id: current.id }, data: { name: input.name } });
-    return { ...current, name: input.name };
+    const data = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}) };
+    await this.prisma.user.update({ where: { id: current.id }, data });
+    return { ...current, ...data };
   }
 
   async list(principal: Principal): Promise<MemberView[]> {

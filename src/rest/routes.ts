@@ -8,6 +8,7 @@ import { axiomApi } from './api/axiom-api';
 import { metricsSpecRoute } from './api/metrics';
 import { provisionRoutes } from './api/orgs';
 import { oidcRoutes } from './auth/oidc';
+import { ownSessionRoutes } from './auth/sessions';
 import { authSessionRoutes } from './auth/sign-in';
 import { catalogRoutes } from './catalog/routes';
 import { registerOpenApi } from './shared/openapi';
@@ -27,6 +28,7 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   await app.register(axiomApi, { services });
   await app.register(provisionRoutes, { services, prefix: '/v2' });
   await app.register(authSessionRoutes, { services });
+  await app.register(ownSessionRoutes, { services });
   await app.register(catalogRoutes, { services });
   await app.register(metricsSpecRoute);
   await app.register(hecRoutes, { services });

@@ -36,7 +36,7 @@ const UserRole = builder.objectRef<{ id: string; name: string }>('UserRole').imp
   }),
 });
 
-export type UserNode = MemberView & { orgId: string };
+export type UserNode = MemberView & { orgId: string; timeZone?: string | null };
 
 export const User = builder.objectRef<UserNode>('User');
 builder.node(User, {
@@ -54,6 +54,11 @@ builder.node(User, {
     email: t.exposeString('email'),
     organizationId: t.exposeString('orgId', { description: 'The organization this request acts in' }),
     role: t.field({ type: UserRole, resolve: (user) => user.role }),
+    timeZone: t.string({
+      nullable: true,
+      description: "The IANA time zone the viewer chose for showing times (null when unset, and for other members)",
+      resolve: (user) => user.timeZone ?? null,
+    }),
   }),
 });
 

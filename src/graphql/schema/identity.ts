@@ -142,9 +142,13 @@ builder.mutationFields((t) => ({
   }),
   updateViewer: t.field({
     type: User,
-    description: 'Renames the current user',
-    args: { name: t.arg.string({ required: true }) },
-    resolve: (_root, { name }, context) => context.services.identity.users.updateCurrent(context.principal(), { name }),
+    description: 'Renames the current user and/or sets their time zone (an IANA name; null clears it)',
+    args: { name: t.arg.string(), timeZone: t.arg.string() },
+    resolve: (_root, { name, timeZone }, context) =>
+      context.services.identity.users.updateCurrent(context.principal(), {
+        ...(name != null ? { name } : {}),
+        ...(timeZone !== undefined ? { timeZone } : {}),
+      }),
   }),
   createUser: t.field({
     type: User,

@@ -25,6 +25,7 @@ import { metricsQueryRoutes } from './metrics';
 import { monitorRoutes } from './monitors';
 import { notifierRoutes } from './notifiers';
 import { orgRoutes } from './orgs';
+import { personalTokenRoutes } from './personal-tokens';
 import { queryRoutes } from './query';
 import { rbacRoutes } from './rbac';
 import { starredQueryRoutes } from './starred-queries';
@@ -85,6 +86,7 @@ export async function axiomApi(app: FastifyInstance, options: RouteOptions) {
   await app.register(monitorRoutes, { ...options, prefix: '/v2' });
   await app.register(notifierRoutes, { ...options, prefix: '/v2' });
   await app.register(userRoutes, { ...options, prefix: '/v2', version: 2 });
+  await app.register(personalTokenRoutes, { ...options, prefix: '/v2' });
   await app.register(memberRoutes, { ...options, prefix: '/v2' });
   await app.register(orgRoutes, { ...options, prefix: '/v2' });
   await app.register(rbacRoutes, { ...options, prefix: '/v2' });

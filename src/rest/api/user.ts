@@ -10,7 +10,7 @@ function userV1(user: CurrentUser) {
 }
 
 function userV2(user: CurrentUser) {
-  return { id: user.id, name: user.name, email: user.email, role: user.role };
+  return { id: user.id, name: user.name, email: user.email, role: user.role, timeZone: user.timeZone };
 }
 
 export async function userRoutes(app: FastifyInstance, { services, version }: ServicesOf<'identity'> & { version: 1 | 2 }) {
@@ -20,7 +20,7 @@ export async function userRoutes(app: FastifyInstance, { services, version }: Se
   app.get('/user', { schema: { tags, summary: 'Get the current user' } }, async (request) => shape(await users.current(request.principal)));
 
   if (version === 2) {
-    app.put('/user', { schema: { tags, summary: 'Rename the current user' } }, async (request) =>
+    app.put('/user', { schema: { tags, summary: 'Update the current user ({name?, timeZone?}: an IANA time zone, or null)' } }, async (request) =>
       shape(await users.updateCurrent(request.principal, request.body)),
     );
   }

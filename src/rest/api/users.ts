@@ -16,6 +16,10 @@ export async function memberRoutes(app: FastifyInstance, { services }: ServicesO
     users.create(request.principal, request.body),
   );
 
+  app.post('/users/invitations', { schema: { tags, summary: 'Invite someone by a one-time link ({email, role}); they become a member when they use it' } }, async (request) =>
+    services.identity.invitations.invite(request.principal, request.body),
+  );
+
   app.get<ById>('/users/:id', { schema: { tags, summary: 'Get a member', params: idParam } }, async (request) =>
     users.get(request.principal, request.params.id),
   );

@@ -18,7 +18,7 @@ import { clearSessionCookie, sessionCredentialsOf, setSessionCookie, startSessio
 const tags = ['Console sign-in'];
 
 /** The live session of the request, CSRF-checked unless the method is safe; 401 without one. */
-async function requireSession(request: FastifyRequest, services: Pick<Services, 'auth' | 'config'>): Promise<ActiveSession> {
+export async function requireSession(request: FastifyRequest, services: Pick<Services, 'auth' | 'config'>): Promise<ActiveSession> {
   const credentials = sessionCredentialsOf(request, services.config);
   const session = credentials && (await services.auth.sessions.resolve(credentials.secret));
   if (!credentials || !session) throw unauthenticated('not signed in');

@@ -127,6 +127,8 @@ const MONITOR = { name: 'matrix count', type: 'Threshold', aplQuery: "['matrix']
 const notifierBody = (name = 'matrix hook') => ({ name, properties: { webhook: { url: 'https://hooks.example.test/matrix' } } });
 /** Monitors are seen by those who may read monitors and query what they read (here `matrix`); others get 404. */
 const seeMonitor = (action: string): Need => all(org('monitors', action), ds('matrix', 'query', 'read'));
+/** Three hourly runs of MONITOR, a day back. */
+const BACKTEST_RANGE = { startTime: new Date(Date.now() - 27 * 3_600_000).toISOString(), endTime: new Date(Date.now() - 24 * 3_600_000).toISOString() };
 const HISTORY_RANGE = `startTime=${encodeURIComponent('2020-01-01T00:00:00Z')}&endTime=${encodeURIComponent('2030-01-01T00:00:00Z')}`;
 
 /** The metrics dataset the matrix reads and writes (kind otel:metrics:v1). */
@@ -474,6 +476,8 @@ const REST: RestCase[] = [
   },
   { method: 'DELETE', path: '/v2/monitors/{id}', allowed: seeMonitor('delete'), datasetScoped: true, prepare: make.monitor, url: (id) => `/v2/monitors/${id}`, snapshot: state.monitors },
   { method: 'GET', path: '/v2/monitors/{id}/history', allowed: seeMonitor('read'), datasetScoped: true, prepare: make.monitor, url: (id) => `/v2/monitors/${id}/history?${HISTORY_RANGE}` },
+  // A backtest reads like a monitor: `monitors:read` and querying what the definition reads.
+  { method: 'POST', path: '/v2/monitors/backtest', allowed: seeMonitor('read'), url: () => '/v2/monitors/backtest', body: () => ({ ...MONITOR, ...BACKTEST_RANGE }) },
   // Notifiers: the organization capability `notifiers`.
   { method: 'GET', path: '/v2/notifiers', allowed: org('notifiers', 'read'), url: () => '/v2/notifiers' },
   { method: 'POST', path: '/v2/notifiers', allowed: org('notifiers', 'create'), url: () => '/v2/notifiers', body: () => notifierBody(), snapshot: state.notifiers },
@@ -489,6 +493,7 @@ const REST: RestCase[] = [
   },
   { method: 'DELETE', path: '/v2/notifiers/{id}', allowed: org('notifiers', 'delete'), prepare: make.notifier, url: (id) => `/v2/notifiers/${id}`, snapshot: state.notifiers },
   { method: 'GET', path: '/v2/notifiers/{id}/deliveries', allowed: org('notifiers', 'read'), prepare: make.notifier, url: (id) => `/v2/notifiers/${id}/deliveries` },
+  { method: 'POST', path: '/v2/notifiers/{id}/test', allowed: org('notifiers', 'update'), prepare: make.notifier, url: (id) => `/v2/notifiers/${id}/test` },
 
   { method: 'GET', path: '/v2/tokens', allowed: org('apiTokens', 'read'), url: () => '/v2/tokens' },
   { method: 'POST', path: '/v2/tokens', allowed: org('apiTokens', 'create'), url: () => '/v2/tokens', body: () => ({ name: unique('t') }), snapshot: state.list('/v2/tokens') },
@@ -506,6 +511,24 @@ const REST: RestCase[] = [
 
   { method: 'GET', path: '/v2/user', allowed: personal, url: () => '/v2/user' },
   { method: 'PUT', path: '/v2/user', allowed: personal, url: () => '/v2/user', body: () => ({ name: 'Renamed' }) },
+  // A user's own personal tokens: personal tokens only, acting on the caller's own tokens.
+  { method: 'GET', path: '/v2/user/tokens', allowed: personal, url: () => '/v2/user/tokens' },
+  { method: 'POST', path: '/v2/user/tokens', allowed: personal, url: () => '/v2/user/tokens', body: () => ({ name: unique('personal') }) },
+  {
+    method: 'DELETE',
+    path: '/v2/user/tokens/{id}',
+    allowed: personal,
+    // No token of the caller has this id: a personal token gets past authorization to 404.
+    url: () => '/v2/user/tokens/no-such-token',
+    outcome: (status) => (status === 404 ? 'allowed' : status === 403 ? 'refused' : 'other'),
+  },
+  {
+    method: 'POST',
+    path: '/v2/users/invitations',
+    allowed: org('users', 'create'),
+    url: () => '/v2/users/invitations',
+    body: () => ({ email: `${unique('invited')}@example.com`, role: 'none' }),
+  },
   { method: 'GET', path: '/v2/users', allowed: org('users', 'read'), url: () => '/v2/users' },
   {
     method: 'POST',
@@ -989,6 +1012,12 @@ const GRAPHQL: GraphQLCase[] = [
     snapshot: state.monitors,
   },
   { field: 'deleteMonitor', allowed: seeMonitor('delete'), prepare: make.monitor, document: (id) => `mutation { deleteMonitor(id: "${id}") }`, snapshot: state.monitors },
+  {
+    field: 'monitorBacktest',
+    allowed: seeMonitor('read'),
+    document: () => 'query($input: MonitorInput!, $startTime: DateTime!, $endTime: DateTime!) { monitorBacktest(input: $input, startTime: $startTime, endTime: $endTime) { runs { positive } } }',
+    variables: () => ({ input: MONITOR, ...BACKTEST_RANGE }),
+  },
   { field: 'notifiers', allowed: org('notifiers', 'read'), document: () => '{ notifiers { edges { node { name } } } }' },
   { field: 'notifier', allowed: org('notifiers', 'read'), prepare: make.notifier, document: (id) => `{ notifier(id: "${id}") { name } }` },
   {
@@ -1007,6 +1036,7 @@ const GRAPHQL: GraphQLCase[] = [
     snapshot: state.notifiers,
   },
   { field: 'deleteNotifier', allowed: org('notifiers', 'delete'), prepare: make.notifier, document: (id) => `mutation { deleteNotifier(id: "${id}") }`, snapshot: state.notifiers },
+  { field: 'sendTestNotification', allowed: org('notifiers', 'update'), prepare: make.notifier, document: (id) => `mutation { sendTestNotification(id: "${id}") }` },
   {
     field: 'createVirtualField',
     allowed: ds('matrix', 'virtualFields', 'create'),
