@@ -149,6 +149,17 @@ const envSchema = z.object({
   DUCKDB_TEMP_DIRECTORY: z.string().min(1).optional(),
   /** Most disk the spilled data may take (default: DuckDB's, 90% of the free disk). */
   DUCKDB_MAX_TEMP_DIRECTORY_SIZE: byteSize.optional(),
+  /**
+   * Tool calls one token may make per minute on the MCP endpoint (`POST /mcp`), with bursts of as
+   * many; past it a call answers a tool error saying when to try again.
+   */
+  MCP_TOOL_CALLS_PER_MINUTE: positiveInt(120),
+  /**
+   * Browser origins allowed to call the MCP endpoint besides the server's own (comma-separated,
+   * e.g. `https://agents.example.com`); any other `Origin` is refused with 403. Agents outside a
+   * browser send none.
+   */
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** Organizations one client address may provision a day through `POST /v2/orgs/provision` (`0` turns it off). */
   PROVISIONED_ORGS_PER_DAY: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(3),
   /** PEM certificate to serve HTTPS with (set together with TLS_KEY). */
@@ -278,11 +289,20 @@ export interface Config {
   duckdb: DuckDBSettings;
   /** Organizations one client address may provision a day through POST /v2/orgs/provision (0: none). */
   provisionedOrgsPerDay: number;
+  /** The MCP endpoint for AI agents (src/mcp). */
+  mcp: McpConfig;
   tls: { cert: string; key: string } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Single sign-on with OpenID Connect; undefined when OIDC_ISSUER is unset. */
   oidc: OidcConfig | undefined;
   monitors: MonitorsConfig;
+}
+
+export interface McpConfig {
+  /** Tool calls per token and minute (also the burst). */
+  toolCallsPerMinute: number;
+  /** Browser origins allowed besides the server's own. */
+  allowedOrigins: string[];
 }
 
 export interface OidcConfig {
@@ -537,6 +557,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxTempDirectoryBytes: e.DUCKDB_MAX_TEMP_DIRECTORY_SIZE,
     },
     provisionedOrgsPerDay: e.PROVISIONED_ORGS_PER_DAY,
+    mcp: {
+      toolCallsPerMinute: e.MCP_TOOL_CALLS_PER_MINUTE,
+      allowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim().replace(/\/+$/, '')).filter(Boolean),
+    },
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
     logLevel: e.LOG_LEVEL,
     oidc: oidcFrom(e),

@@ -16,6 +16,7 @@ import { elasticRoutes } from './shippers/elastic';
 import { hecRoutes } from './shippers/hec';
 import { lokiRoutes } from './shippers/loki';
 import { otlpRoutes } from './shippers/otlp';
+import { mcpRoutes } from '../mcp/routes';
 
 /** The options of the plugins that mount others (this one and the Axiom API): every service. */
 export interface RouteOptions {
@@ -35,5 +36,6 @@ export async function registerRestRoutes(app: FastifyInstance, { services }: Rou
   await app.register(lokiRoutes, { services });
   await app.register(otlpRoutes, { services });
   await app.register(elasticRoutes, { services, prefix: '/v1/ingest/:dataset/elastic' });
+  await app.register(mcpRoutes, { services });
   if (services.config.oidc) await app.register(oidcRoutes, { services });
 }
