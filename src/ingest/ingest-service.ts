@@ -44,6 +44,8 @@ export interface IngestBody {
 export interface IngestFailure {
   timestamp: string;
   error: string;
+  /** The event's position in the request, from 0 (beyond Axiom's shape: says which line or item failed). */
+  index: number;
 }
 
 /**
@@ -290,7 +292,7 @@ export class IngestService {
     const status: IngestStatus = {
       ingested,
       failed: failures.length,
-      failures: failures.map((failure) => ({ timestamp: formatNs(failure.time), error: failure.error })),
+      failures: failures.map((failure) => ({ timestamp: formatNs(failure.time), error: failure.error, index: failure.index })),
       processedBytes,
       blocksCreated,
       walLength: this.store.walBytes(),

@@ -169,8 +169,8 @@ describe('per-event failures over HTTP', () => {
     expect(response.body.ingested).toBe(2);
     expect(response.body.failed).toBe(2);
     expect(response.body.failures).toEqual([
-      { timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), error: 'invalid _time: "later" is neither RFC 3339 / ISO 8601 nor an epoch' },
-      { timestamp: expect.any(String), error: expect.stringMatching(/^field name "k+…" is longer than 200 bytes$/) },
+      { timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), error: 'invalid _time: "later" is neither RFC 3339 / ISO 8601 nor an epoch', index: 1 },
+      { timestamp: expect.any(String), error: expect.stringMatching(/^field name "k+…" is longer than 200 bytes$/), index: 2 },
     ]);
     expect(await storedRows(dataset, ['n'])).toEqual([{ n: 1n }, { n: 4n }]);
   });
