@@ -67,7 +67,7 @@ export async function openConsole(browser: Browser, options: { viewport?: { widt
 }
 
 /** Messages that are expected while testing failures on purpose (e.g. a 401 after sign-out). */
-const EXPECTED_NETWORK_ERROR = /Failed to load resource: the server responded with a status of (401|403|400|404|409|429)/;
+const EXPECTED_NETWORK_ERROR = /Failed to load resource: the server responded with a status of (401|403|400|404|409|412|429)/;
 
 function watch(page: Page, problems: string[]) {
   page.on('console', (message) => {
