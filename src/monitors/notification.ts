@@ -40,7 +40,8 @@ export function templateData(notification: Notification): TemplateData {
   return {
     Action: notification.action,
     MonitorID: notification.monitor.id,
-    Title: notification.monitor.name,
+    // The alert's name: the monitor's, with the group for alerts by group.
+    Title: notification.alertName,
     Description: notification.monitor.description,
     Body: notification.body,
     Value: notification.value,

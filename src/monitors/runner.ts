@@ -16,7 +16,7 @@ import { thresholdObservations } from './evaluation/threshold';
 import { msToNanos } from './go-time';
 import { newCheckId, newNotificationId } from './ids';
 import { type MonitorRecord, monitorRecord } from './monitors';
-import { incidentKey, type Notification } from './notification';
+import { groupText, incidentKey, type Notification } from './notification';
 import type { Clock } from './clock';
 import { daysMs, nextRun, type RunWindow, runToDo } from './schedule';
 
@@ -190,6 +190,11 @@ export class MonitorRunner {
     }
     const { states, changes } = advanceAlerts(previous, observations, monitor, now);
     const named = (change: AlertChange) => alertName(monitor.name, { ...change.observation });
+    // A message by group names its group, so the person paged knows which one fired.
+    const told = ({ observation }: AlertChange) => {
+      const group = groupText(observation.groupKeys, observation.groupValues);
+      return group ? `${group}: ${observation.body}` : observation.body;
+    };
     return {
       alerts: states,
       history: changes
@@ -201,7 +206,7 @@ export class MonitorRunner {
           base(change.notify!, {
             reason: change.observation.reason,
             alertName: named(change),
-            body: change.observation.body,
+            body: told(change),
             value: change.observation.value,
             groupKeys: change.observation.groupKeys,
             groupValues: change.observation.groupValues,

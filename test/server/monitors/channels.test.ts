@@ -80,7 +80,8 @@ describe('notifier channels', () => {
     expect(customOpen!.headers['x-team']).toBe('sre');
     expect(customOpen!.headers.authorization).toBe('Bearer hook-secret-123456');
     expect(customOpen!.headers['content-type']).toBe('application/json');
-    expect(customOpen!.json).toMatchObject({ status: 'firing', monitor: monitor.id, title: 'Slow region', value: 2, groups: 'region=eu' });
+    // Alerts by group name their group in the title and the body of every channel.
+    expect(customOpen!.json).toMatchObject({ status: 'firing', monitor: monitor.id, title: 'Slow region (region=eu)', value: 2, groups: 'region=eu' });
     expect(customClosed!.json).toMatchObject({ status: 'resolved', value: 0 });
     // Go's time.Time formatting, as Axiom's templates receive times.
     expect(customOpen!.json.window[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \+0000 UTC$/);
@@ -89,7 +90,7 @@ describe('notifier channels', () => {
     const [webhookOpen] = at('/webhook');
     expect(webhookOpen!.json).toMatchObject({
       action: 'Open',
-      event: { monitorID: monitor.id, title: 'Slow region', description: 'p95 of the EU region', value: 2, groupKeys: ['region'], groupValues: ['eu'], matchedEvent: null },
+      event: { monitorID: monitor.id, title: 'Slow region (region=eu)', description: 'p95 of the EU region', value: 2, groupKeys: ['region'], groupValues: ['eu'], matchedEvent: null },
     });
 
     const [slackOpen, slackClosed] = at('/slack');
@@ -102,7 +103,7 @@ describe('notifier channels', () => {
     const [botOpen] = at('/discord-api');
     expect(botOpen!.path).toBe('/discord-api/channels/987654321/messages');
     expect(botOpen!.headers.authorization).toBe('Bot bot-token-abcdef');
-    expect(botOpen!.json.embeds[0].description).toBe('The value 2 is above the threshold 1');
+    expect(botOpen!.json.embeds[0].description).toBe('region=eu: The value 2 is above the threshold 1');
 
     const [teamsOpen] = at('/teams');
     expect(teamsOpen!.json).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive' }] });
@@ -122,7 +123,7 @@ describe('notifier channels', () => {
     expect(openMail!.envelopeTo.sort()).toEqual(['lead@example.com', 'oncall@example.com']);
     expect(openMail!.mail.subject).toBe('[Open] Slow region (region=eu)');
     expect(openMail!.mail.from?.value[0]).toMatchObject({ name: 'Alerts', address: 'alerts@eventdeck.test' });
-    expect(openMail!.mail.text).toContain('The value 2 is above the threshold 1');
+    expect(openMail!.mail.text).toContain('region=eu: The value 2 is above the threshold 1');
     expect(openMail!.mail.html).toContain('<h2>[Open] Slow region (region=eu)</h2>');
     expect(closedMail!.mail.subject).toBe('[Closed] Slow region (region=eu)');
 
