@@ -29,6 +29,10 @@ const CHART_RULES: Record<string, z.ZodType> = {
   Table: withQuery,
   TopK: withQuery,
   Statistic: withQuery,
+  // A gauge: a statistic's sibling drawn on an arc (options: min, max, unit, decimals, thresholds, colorScale).
+  Gauge: withQuery,
+  // A collapsible section heading: it holds the charts laid out below it, up to the next section.
+  Section: z.looseObject({ name: chartName.optional(), collapsedByDefault: z.boolean().optional() }),
   Note: z.looseObject({ text: z.string().min(1).max(100_000) }),
   Spacer: z.looseObject({ name: chartName.optional() }),
   MonitorList: z.looseObject({

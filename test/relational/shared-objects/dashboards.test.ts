@@ -172,6 +172,8 @@ describe('dashboards', () => {
       [{ charts: [{ id: 'a', type: 'TimeSeries' }] }, 'charts.0.query'],
       [{ charts: [{ id: 'a', type: 'Note', text: 'x' }, { id: 'a', type: 'Note', text: 'y' }] }, 'duplicate chart id'],
       [{ charts: [{ id: 'a', type: 'Pie', query: { apl: 'x', mpl: 'y' } }] }, 'exactly one'],
+      [{ charts: [{ id: 'g', type: 'Gauge', options: { min: 0, max: 100 } }] }, 'charts.0.query'],
+      [{ charts: [{ id: 's', type: 'Section', name: 'Latency', collapsedByDefault: 'yes' }] }, 'charts.0.collapsedByDefault'],
     ] as const) {
       const response = await post({ dashboard: document(overrides as Record<string, unknown>) });
       expect(response.status, JSON.stringify(overrides)).toBe(400);

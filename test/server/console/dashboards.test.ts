@@ -3,8 +3,10 @@
 // and read back over REST; every chart kind drawn from one query batch with values the test
 // computes from the events it posted (a note's Markdown rendered with its script and handler
 // stripped, filters bound into the queries, a comparison period, a drag that sets the time range,
-// an annotation added from a chart); and a save that meets a newer version from a second
-// browser context, answered with "Overwrite" and with "Reload", unknown properties kept.
+// an annotation added from a chart); a save that meets a newer version from a second
+// browser context, answered with "Overwrite" and with "Reload", unknown properties kept; and
+// collapsible sections (added, renamed, moved, folded by default) whose folded charts' queries
+// leave the batch until unfolded, with a gauge coloured by its thresholds, across save and reload.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium, openConsole, screenshot, seriousAccessibilityViolations, signIn, TEST_ADMIN_PASSWORD } from '../../helpers/browser';
@@ -357,5 +359,116 @@ describe.skipIf(!chromiumAvailable)('Dashboards pages', () => {
     expect(stored.dashboard.theme).toEqual({ accent: 'green' });
     first.expectClean();
     second.expectClean();
+  }, 60_000);
+
+  it('folds sections, leaving their charts out of the query batch, and draws a gauge', async () => {
+    const charts = [
+      { id: 'total', type: 'Statistic', name: 'All requests', query: { apl: "['web'] | count" } },
+      { id: 'sec-traffic', type: 'Section', name: 'Traffic' },
+      { id: 'by-page', type: 'Table', name: 'By page', query: { apl: "['web'] | summarize count() by uri | order by uri asc" } },
+      { id: 'sec-errors', type: 'Section', name: 'Errors' },
+      { id: 'errs', type: 'Statistic', name: 'Server errors', query: { apl: "['web'] | where status >= 500 | count" } },
+    ];
+    const layout = [
+      { i: 'total', x: 0, y: 0, w: 4, h: 3 },
+      { i: 'sec-traffic', x: 0, y: 3, w: 12, h: 1 },
+      { i: 'by-page', x: 0, y: 4, w: 6, h: 4 },
+      { i: 'sec-errors', x: 0, y: 8, w: 12, h: 1 },
+      { i: 'errs', x: 0, y: 9, w: 4, h: 3 },
+    ];
+    const dashboard = { name: 'Folds', owner: 'X-AXIOM-EVERYONE', schemaVersion: 2, refreshTime: 300, timeWindowStart: START, timeWindowEnd: END, charts, layout };
+    await post('/v2/dashboards', { uid: 'folds', dashboard });
+
+    const session = await openConsole(browser, { viewport: { width: 1400, height: 1600 } });
+    const { page } = session;
+    await signIn(page, server.url);
+    const org = orgOf(page);
+    /** The chart ids of the next query batch the page sends. */
+    const nextBatch = async (action: () => Promise<unknown>): Promise<string[]> => {
+      const request = page.waitForRequest((candidate) => new URL(candidate.url()).pathname === '/v1/query/batch');
+      await action();
+      const entries = JSON.parse((await request).postData() ?? '[]') as { queryId: string }[];
+      return entries.map((entry) => entry.queryId).sort();
+    };
+    const chartShown = (id: string) => page.locator(`.dashboard-chart[data-chart-id="${id}"]`).count();
+
+    await page.goto(`${server.url}/app/${org}/dashboards/folds?edit=1`);
+    await page.getByRole('heading', { level: 1, name: 'Folds' }).waitFor();
+
+    // A new section, renamed, with a gauge of the mean duration under it.
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await page.getByLabel('Name of section New section').fill('Latency');
+    await page.getByRole('button', { name: 'Add chart' }).click();
+    const form = page.getByRole('dialog', { name: 'Add chart' });
+    await form.getByLabel('Title').fill('Mean duration');
+    await form.getByLabel('Type').selectOption({ label: 'Gauge' });
+    await typeQuery(page, "['web'] | summarize avg(duration)");
+    await form.getByLabel('Title').click();
+    await form.getByLabel('Unit').fill('ms');
+    await form.getByLabel('Gauge minimum').fill('0');
+    await form.getByLabel('Gauge maximum').fill('300');
+    await form.getByLabel('Thresholds').fill('100, 200');
+    await form.getByRole('button', { name: 'Add chart' }).click();
+    // Latency moves above Errors; Errors starts folded for every viewer.
+    await page.getByRole('button', { name: 'Move up, section Latency' }).click();
+    await page.getByRole('group', { name: 'Section Errors' }).getByLabel('Folded by default').check();
+    await expectAccessible(page);
+    await screenshot(page, 'dashboards-sections-edit');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved version 2' }).waitFor();
+
+    const stored = await storedDashboard('folds');
+    const storedCharts = stored.dashboard.charts as { id: string; type: string; name?: string; collapsedByDefault?: boolean; options?: Record<string, unknown> }[];
+    const rowOf = (id: string) => (stored.dashboard.layout as { i: string; y: number }[]).find((item) => item.i === id)!.y;
+    const latency = storedCharts.find((chart) => chart.type === 'Section' && chart.name === 'Latency')!;
+    const gauge = storedCharts.find((chart) => chart.type === 'Gauge')!;
+    expect(gauge.options).toMatchObject({ unit: 'ms', min: 0, max: 300, thresholds: [{ value: 100 }, { value: 200 }] });
+    expect(storedCharts.find((chart) => chart.id === 'sec-errors')!.collapsedByDefault).toBe(true);
+    expect(rowOf('by-page')).toBeLessThan(rowOf(latency.id));
+    expect(rowOf(latency.id)).toBeLessThan(rowOf(gauge.id));
+    expect(rowOf(gauge.id)).toBeLessThan(rowOf('sec-errors'));
+
+    // Viewing: Errors starts folded, so its statistic is neither drawn nor queried.
+    let batch = await nextBatch(() => page.getByRole('button', { name: 'Done' }).click());
+    expect(batch).toEqual(['by-page', gauge.id, 'total'].sort());
+    expect(await chartShown('errs')).toBe(0);
+    expect(await page.getByRole('group', { name: 'Section Errors' }).getByRole('button', { name: 'Errors' }).getAttribute('aria-expanded')).toBe('false');
+
+    // The gauge: the mean duration of the posted events, in the band its thresholds give it.
+    const mean = EVENTS.reduce((sum, event) => sum + event.duration, 0) / EVENTS.length;
+    const band = [100, 200].filter((threshold) => mean >= threshold).length;
+    const meter = page.getByRole('meter', { name: /^Mean duration/ });
+    await expect.poll(() => meter.getAttribute('aria-valuenow'), { timeout: 15_000 }).not.toBeNull();
+    expect(Number(await meter.getAttribute('aria-valuenow'))).toBeCloseTo(mean, 6);
+    expect(await meter.getAttribute('aria-valuemin')).toBe('0');
+    expect(await meter.getAttribute('aria-valuemax')).toBe('300');
+    expect(await meter.getAttribute('data-band')).toBe(String(band));
+    const bandColour = await meter.locator(`path[data-band="${band}"]`).getAttribute('stroke');
+    expect(await meter.locator('text.dashboard-gauge-value').getAttribute('fill')).toBe(bandColour);
+    expect(await meter.locator('path').count()).toBe(3);
+
+    // Folding Traffic drops its table from the page and the batch; unfolding Errors brings its statistic back.
+    batch = await nextBatch(() => page.getByRole('button', { name: 'Traffic' }).click());
+    expect(batch).toEqual([gauge.id, 'total'].sort());
+    expect(await chartShown('by-page')).toBe(0);
+    batch = await nextBatch(() => page.getByRole('button', { name: 'Errors' }).click());
+    expect(batch).toEqual([gauge.id, 'errs', 'total'].sort());
+    const failures = countWhere((event) => event.status >= 500);
+    await expect.poll(() => page.getByRole('region', { name: 'Server errors' }).locator('output').textContent(), { timeout: 15_000 }).toBe(String(failures));
+    await expectAccessible(page);
+    await screenshot(page, 'dashboards-sections');
+
+    // Reloaded, this viewer's folds hold (Traffic folded, Errors open) and the gauge is as saved.
+    batch = await nextBatch(() => page.reload());
+    expect(batch).toEqual([gauge.id, 'errs', 'total'].sort());
+    await page.getByRole('meter', { name: /^Mean duration/ }).waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('meter', { name: /^Mean duration/ }).getAttribute('data-band')).toBe(String(band));
+    expect(await chartShown('by-page')).toBe(0);
+    batch = await nextBatch(() => page.getByRole('button', { name: 'Traffic' }).click());
+    expect(batch).toEqual(['by-page', gauge.id, 'errs', 'total'].sort());
+    const pageRows = page.getByRole('region', { name: 'By page rows' }).getByRole('row');
+    const expectedPages = [...URIS].sort().map((uri) => `${uri}${countWhere((event) => event.uri === uri)}`);
+    await expect.poll(async () => (await pageRows.allTextContents()).slice(1), { timeout: 15_000 }).toEqual(expectedPages);
+    session.expectClean();
   }, 60_000);
 });

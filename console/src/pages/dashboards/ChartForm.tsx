@@ -1,10 +1,12 @@
 // Adding a chart and changing one: its title, type, query (APL) or Markdown text, and display
-// options (series style, y scale, unit, decimals, axis bounds, thresholds). It edits a copy of
-// the chart, so properties this form does not know are kept.
+// options (series style, y scale, unit, decimals, axis bounds, thresholds; for a gauge its range,
+// threshold bands and colour scale). It edits a copy of the chart, so properties this form does
+// not know are kept.
 import { useState } from 'react';
 import type { DashboardChart } from '../../api/dashboards';
 import { AplEditor } from '../../editor/AplEditor';
 import { displayOptionsOf } from './chart-options';
+import { type ColorScale, gaugeOptionsOf } from './gauge';
 import { CHART_KINDS } from './document';
 import { Modal } from './Modal';
 
@@ -31,6 +33,10 @@ export function ChartForm({ chart, mode, onSubmit, onClose }: ChartFormProps) {
   const [yMin, setYMin] = useState(display.yMin?.toString() ?? '');
   const [yMax, setYMax] = useState(display.yMax?.toString() ?? '');
   const [thresholds, setThresholds] = useState(display.thresholds.map((threshold) => threshold.value).join(', '));
+  const gauge = gaugeOptionsOf(chart);
+  const [gaugeMin, setGaugeMin] = useState(gauge.min?.toString() ?? '');
+  const [gaugeMax, setGaugeMax] = useState(gauge.max?.toString() ?? '');
+  const [colorScale, setColorScale] = useState<ColorScale>(gauge.colorScale);
   const [problem, setProblem] = useState<string | undefined>();
   const kind = CHART_KINDS.find((candidate) => candidate.type === type);
   const takesQuery = kind ? kind.query : chart.query !== undefined;
@@ -53,14 +59,23 @@ export function ChartForm({ chart, mode, onSubmit, onClose }: ChartFormProps) {
     if (type === 'MonitorList' && !Array.isArray(next.selectedMonitors)) return setProblem('Monitor lists are set up in the JSON editor (selectedMonitors, columns)');
     if (type === 'SmartFilter' && !Array.isArray(next.filters)) next.filters = [{ id: 'filter', name: 'Filter', options: [] }];
     const previousOptions = typeof chart.options === 'object' && chart.options !== null ? (chart.options as Record<string, unknown>) : {};
-    const options: Record<string, unknown> = { ...previousOptions, seriesStyle, yScale, unit };
+    const isGauge = type === 'Gauge';
+    const options: Record<string, unknown> = { ...previousOptions, unit, ...(isGauge ? { colorScale } : { seriesStyle, yScale }) };
     const assign = (key: string, value: number | undefined) => {
       if (value === undefined) delete options[key];
       else options[key] = value;
     };
     assign('decimals', numberOrUndefined(decimals));
-    assign('yMin', numberOrUndefined(yMin));
-    assign('yMax', numberOrUndefined(yMax));
+    if (isGauge) {
+      const min = numberOrUndefined(gaugeMin);
+      const max = numberOrUndefined(gaugeMax);
+      if (min !== undefined && max !== undefined && max <= min) return setProblem('The gauge maximum must be above its minimum');
+      assign('min', min);
+      assign('max', max);
+    } else {
+      assign('yMin', numberOrUndefined(yMin));
+      assign('yMax', numberOrUndefined(yMax));
+    }
     options.thresholds = thresholdValues.map((value) => ({ value }));
     if (takesQuery) next.options = options;
     onSubmit(next);
@@ -101,21 +116,25 @@ export function ChartForm({ chart, mode, onSubmit, onClose }: ChartFormProps) {
         {takesQuery ? (
           <fieldset className="dashboard-form-row">
             <legend>Display</legend>
-            <label>
-              Series style
-              <select value={seriesStyle} onChange={(event) => setSeriesStyle(event.target.value as typeof seriesStyle)}>
-                <option value="line">Line</option>
-                <option value="area">Area</option>
-                <option value="bars">Bars</option>
-              </select>
-            </label>
-            <label>
-              Y axis scale
-              <select value={yScale} onChange={(event) => setYScale(event.target.value as typeof yScale)}>
-                <option value="linear">Linear</option>
-                <option value="log">Logarithmic</option>
-              </select>
-            </label>
+            {type === 'Gauge' ? null : (
+              <>
+                <label>
+                  Series style
+                  <select value={seriesStyle} onChange={(event) => setSeriesStyle(event.target.value as typeof seriesStyle)}>
+                    <option value="line">Line</option>
+                    <option value="area">Area</option>
+                    <option value="bars">Bars</option>
+                  </select>
+                </label>
+                <label>
+                  Y axis scale
+                  <select value={yScale} onChange={(event) => setYScale(event.target.value as typeof yScale)}>
+                    <option value="linear">Linear</option>
+                    <option value="log">Logarithmic</option>
+                  </select>
+                </label>
+              </>
+            )}
             <label>
               Unit
               <input value={unit} onChange={(event) => setUnit(event.target.value)} placeholder="ms, req/s, %" />
@@ -124,14 +143,36 @@ export function ChartForm({ chart, mode, onSubmit, onClose }: ChartFormProps) {
               Decimals
               <input value={decimals} onChange={(event) => setDecimals(event.target.value)} inputMode="numeric" />
             </label>
-            <label>
-              Y axis minimum
-              <input value={yMin} onChange={(event) => setYMin(event.target.value)} inputMode="decimal" />
-            </label>
-            <label>
-              Y axis maximum
-              <input value={yMax} onChange={(event) => setYMax(event.target.value)} inputMode="decimal" />
-            </label>
+            {type === 'Gauge' ? (
+              <>
+                <label>
+                  Gauge minimum
+                  <input value={gaugeMin} onChange={(event) => setGaugeMin(event.target.value)} inputMode="decimal" placeholder="0" />
+                </label>
+                <label>
+                  Gauge maximum
+                  <input value={gaugeMax} onChange={(event) => setGaugeMax(event.target.value)} inputMode="decimal" placeholder="automatic" />
+                </label>
+                <label>
+                  Colour scale
+                  <select value={colorScale} onChange={(event) => setColorScale(event.target.value as ColorScale)}>
+                    <option value="greenToRed">Green to red (low is good)</option>
+                    <option value="redToGreen">Red to green (high is good)</option>
+                  </select>
+                </label>
+              </>
+            ) : (
+              <>
+                <label>
+                  Y axis minimum
+                  <input value={yMin} onChange={(event) => setYMin(event.target.value)} inputMode="decimal" />
+                </label>
+                <label>
+                  Y axis maximum
+                  <input value={yMax} onChange={(event) => setYMax(event.target.value)} inputMode="decimal" />
+                </label>
+              </>
+            )}
             <label>
               Thresholds
               <input value={thresholds} onChange={(event) => setThresholds(event.target.value)} placeholder="500, 1000" />

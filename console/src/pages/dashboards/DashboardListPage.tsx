@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { createDashboard, type DashboardResource, deleteDashboard, listDashboards } from '../../api/dashboards';
 import { useSession } from '../../app/session-context';
 import { EVERYONE, newDocument, ownerLabel } from './document';
+import { isSection } from './sections';
 import './dashboards.css';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -115,7 +116,7 @@ export function DashboardListPage() {
                   {dashboard.dashboard.description ? <div className="muted">{dashboard.dashboard.description}</div> : null}
                 </td>
                 <td>{ownerLabel(dashboard.dashboard.owner, session?.user.id)}</td>
-                <td>{Array.isArray(dashboard.dashboard.charts) ? dashboard.dashboard.charts.length : 0}</td>
+                <td>{Array.isArray(dashboard.dashboard.charts) ? dashboard.dashboard.charts.filter((chart) => !isSection(chart)).length : 0}</td>
                 <td>
                   <time dateTime={dashboard.updatedAt}>{new Date(dashboard.updatedAt).toLocaleString()}</time>
                 </td>

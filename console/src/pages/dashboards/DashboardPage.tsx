@@ -1,8 +1,9 @@
 // One dashboard: its charts drawn from one query batch over the dashboard's time window (with
 // refresh, comparison period, filters and a shared crosshair), and its editor: add, move, resize,
-// change and remove charts, edit the JSON, and save over the version that was loaded, with a
-// conflict dialog when someone else saved meanwhile.
-import { Braces, Pencil, Plus, RefreshCw, Save } from 'lucide-react';
+// change and remove charts, add and arrange collapsible sections, edit the JSON, and save over
+// the version that was loaded, with a conflict dialog when someone else saved meanwhile. Charts
+// of sections this viewer folded are neither drawn nor queried.
+import { Braces, Pencil, Plus, RefreshCw, Rows3, Save } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -16,6 +17,8 @@ import { ConflictDialog } from './ConflictDialog';
 import { DashboardGrid } from './DashboardGrid';
 import { DashboardSettings } from './DashboardSettings';
 import { freshChartId, withChart, withChartReplaced, withoutChart, withPositions } from './document';
+import { useFoldedSections } from './fold-state';
+import { hiddenChartIds, withoutSection, withSection, withSectionChanged, withSectionMoved } from './sections';
 import { dashboardParameters, FilterBar, smartFilterIds } from './FilterBar';
 import { JsonDocumentEditor } from './JsonDocumentEditor';
 import { AGAINST_CHOICES, requestBound, storedBound } from './time-window';
@@ -51,6 +54,7 @@ export function DashboardPage() {
   const [timeZone, setTimeZone] = useState<TimeZoneChoice>('local');
   const [filterValues, setFilterValues] = useState<Record<string, string>>({});
   const editing = search.get('edit') === '1';
+  const { isFolded, setFolded } = useFoldedSections(uid);
 
   const load = useCallback(async () => {
     try {
@@ -79,10 +83,13 @@ export function DashboardPage() {
     );
 
   const charts = draft?.charts ?? [];
+  // Folding is for viewing: the editor shows every section open.
+  const hidden = useMemo(() => (draft && !editing ? hiddenChartIds(draft, isFolded) : new Set<string>()), [draft, editing, isFolded]);
+  const shownCharts = useMemo(() => charts.filter((chart) => !hidden.has(chart.id)), [charts, hidden]);
   const start = draft ? requestBound(draft.timeWindowStart) : 'now-1h';
   const end = draft ? requestBound(draft.timeWindowEnd) : 'now';
   const { results, refresh, running, problem: batchProblem } = useDashboardQueries({
-    charts,
+    charts: shownCharts,
     start,
     end,
     against: draft?.against,
@@ -193,6 +200,9 @@ export function DashboardPage() {
               <button type="button" className="button" onClick={() => setChartForm({ chart: { id: freshChartId(draft), type: 'TimeSeries', query: { apl: '' } }, mode: 'add' })}>
                 <Plus size={16} aria-hidden="true" /> Add chart
               </button>
+              <button type="button" className="button" onClick={() => update((document) => withSection(document, 'New section'))}>
+                <Rows3 size={16} aria-hidden="true" /> Add section
+              </button>
               <button type="button" className="button" onClick={() => setJsonOpen(true)}>
                 <Braces size={16} aria-hidden="true" /> Edit JSON
               </button>
@@ -243,6 +253,12 @@ export function DashboardPage() {
         onPositions={(positions) => update((document) => withPositions(document, positions))}
         onOptions={(chart) => setChartForm({ chart, mode: 'change' })}
         onRemove={(chartId) => update((document) => withoutChart(document, chartId))}
+        hidden={hidden}
+        isFolded={isFolded}
+        onToggleSection={(section) => setFolded(section.id, !isFolded(section))}
+        onSectionChange={(sectionId, change) => update((document) => withSectionChanged(document, sectionId, change))}
+        onSectionMove={(sectionId, direction) => update((document) => withSectionMoved(document, sectionId, direction))}
+        onSectionDelete={(sectionId, withCharts) => update((document) => withoutSection(document, sectionId, withCharts))}
       />
       {chartForm ? (
         <ChartForm

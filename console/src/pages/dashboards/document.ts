@@ -10,6 +10,7 @@ export const GRID_COLUMNS = 12;
 export const CHART_KINDS = [
   { type: 'TimeSeries', label: 'Time series', query: true },
   { type: 'Statistic', label: 'Statistic', query: true },
+  { type: 'Gauge', label: 'Gauge', query: true },
   { type: 'Table', label: 'Table', query: true },
   { type: 'Pie', label: 'Pie', query: true },
   { type: 'Heatmap', label: 'Heatmap', query: true },
@@ -50,6 +51,7 @@ export function freshChartId(document: DashboardDocument): string {
 /** Default size of a new chart on the 12-column grid. */
 function defaultSize(type: string): { w: number; h: number } {
   if (type === 'Statistic' || type === 'Spacer') return { w: 3, h: 3 };
+  if (type === 'Gauge') return { w: 4, h: 4 };
   if (type === 'SmartFilter') return { w: 12, h: 2 };
   if (type === 'Note') return { w: 6, h: 4 };
   return { w: 6, h: 5 };

@@ -5,6 +5,7 @@ import { HeatmapChart } from '../../query/charts/HeatmapChart';
 import { annotationMarks } from '../../query/charts/annotations';
 import { extractHeatmap } from '../../query/charts/series';
 import { chartTitle, kindLabel } from '../document';
+import { GaugePanel } from './GaugePanel';
 import { LogStreamPanel } from './LogStreamPanel';
 import { MonitorListPanel } from './MonitorListPanel';
 import { NotePanel } from './NotePanel';
@@ -35,6 +36,7 @@ function HeatmapPanel({ chart, result, context }: PanelProps) {
 const PANELS: Record<string, (props: PanelProps) => ReactNode> = {
   TimeSeries: TimeSeriesPanel,
   Statistic: StatisticPanel,
+  Gauge: GaugePanel,
   Table: TablePanel,
   Pie: PiePanel,
   Heatmap: HeatmapPanel,
