@@ -15,7 +15,7 @@ import { chromiumAvailable, type ConsoleContext, launchChromium, openConsole, sc
 const DATASET = 'console-uploads';
 const DESCRIPTION = 'files from the console';
 /** Waits for what the server must do first (the 2 cores are shared with other test files). */
-const PATIENT = { timeout: 15_000 };
+const PATIENT = { timeout: 30_000 };
 const TEST_TIMEOUT = 45_000;
 
 let server: TestServer;
@@ -85,7 +85,7 @@ beforeAll(async () => {
   server = await startTestServer({ ADMIN_PASSWORD: TEST_ADMIN_PASSWORD });
   browser = await launchChromium();
   consoleContext = await openConsole(browser);
-  consoleContext.page.setDefaultTimeout(10_000);
+  consoleContext.page.setDefaultTimeout(30_000);
   await consoleContext.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   await signIn(consoleContext.page, server.url);
   org = new URL(consoleContext.page.url()).pathname.split('/')[2]!;

@@ -96,7 +96,7 @@ describe.skipIf(!chromiumAvailable)('Monitors and Notifiers pages', () => {
     expect(hook.properties).toEqual({ webhook: { url: `${receiver.url}/hook` } });
 
     await hookRow.getByRole('button', { name: 'Send test notification' }).click();
-    const [testRequest] = await receiver.waitFor(1);
+    const [testRequest] = await receiver.waitFor(1, 45_000);
     expect(testRequest!.path).toBe('/hook');
     expect(testRequest!.json.event.monitorID).toBe('test');
     expect(testRequest!.json.event.title).toBe('Test notification for Receiver hook');
@@ -114,7 +114,7 @@ describe.skipIf(!chromiumAvailable)('Monitors and Notifiers pages', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     const teamRow = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Team chat' }) });
     await teamRow.getByRole('button', { name: 'Send test notification' }).click();
-    const [, slackTest] = await receiver.waitFor(2);
+    const [, slackTest] = await receiver.waitFor(2, 45_000);
     expect(slackTest!.path).toBe('/slack/T1/B2/secret-part');
 
     // From the Query page, "Create monitor" hands the query and its period to the editor.

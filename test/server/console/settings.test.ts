@@ -56,7 +56,7 @@ describe.skipIf(!chromiumAvailable)('Settings pages', () => {
   it('lets the admin set a time zone, make a role limited to one dataset, and invite someone with it', async () => {
     const admin = await openConsole(browser);
     const { page } = admin;
-    page.setDefaultTimeout(8_000);
+    page.setDefaultTimeout(30_000);
     await signIn(page, server.url);
 
     await settings(page, 'profile');
@@ -140,7 +140,7 @@ describe.skipIf(!chromiumAvailable)('Settings pages', () => {
     expect(invitationLink).not.toBe('');
     invited = await openConsole(browser);
     const { page } = invited;
-    page.setDefaultTimeout(8_000);
+    page.setDefaultTimeout(30_000);
     await page.goto(invitationLink);
     await page.getByLabel('Name', { exact: true }).fill('Ada');
     await page.getByLabel('Password', { exact: true }).fill(INVITED_PASSWORD);
@@ -195,7 +195,7 @@ describe.skipIf(!chromiumAvailable)('Settings pages', () => {
   it("ends another browser's session from the Sessions page, which then lands on the sign-in page", async () => {
     expect(invited).toBeDefined();
     const other = await openConsole(browser);
-    other.page.setDefaultTimeout(8_000);
+    other.page.setDefaultTimeout(30_000);
     await signIn(other.page, server.url, INVITED_EMAIL, INVITED_PASSWORD);
     await other.page.goto(`${server.url}/app/${org}/settings/profile`);
     await heading(other.page, 'Profile');
