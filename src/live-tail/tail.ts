@@ -4,10 +4,10 @@
 // hold), in `_rowId` order, and hands that one batch to its subscribers with how many they were
 // due but will not get. When this server writes every event of the dataset (an embedded store),
 // ingest's signals say which ids each write took, so a tail without a filter knows what is new
-// without asking and reads exactly the newest events, and a filtered one counts only when it
-// cannot read everything; when other instances write too (a shared ClickHouse), a tail asks the
-// store. So a firehose costs a tail one or two small queries per read interval, whatever its
-// rate. It reads nothing while nobody listens, and never more than one read at a time.
+// without asking and reads exactly the newest events, and a filtered one needs no count when a
+// read brings everything written; otherwise (and when other instances write too: a shared
+// ClickHouse) a tail counts first and then reads only the newest. So a firehose costs a tail one
+// or two small queries per read interval, whatever its rate. It reads nothing while nobody listens, and never more than one read at a time.
 import type { Logger } from 'pino';
 import { DomainError } from '../errors';
 import type { WrittenRows } from '../ingest/dataset-events';
@@ -170,16 +170,15 @@ export class Tail {
     if (this.timing.hearsEveryWrite) {
       const written = this.written.splice(0).filter((write) => write.lastRowId > after);
       latest = written.at(-1)?.lastRowId ?? after;
-      found = latest === after ? { batch: undefined, total: 0, dueAfter: () => 0 } : this.filter === undefined ? await this.readWritten(after, written) : await this.readFiltered(after, latest, from);
+      const rows = written.reduce((sum, write) => sum + write.count, 0);
+      if (latest === after) found = { batch: undefined, total: 0, dueAfter: () => 0 };
+      else if (this.filter === undefined) found = await this.readWritten(after, written);
+      else if (rows <= this.timing.readLimit) found = await this.readFew(after, latest);
+      else found = await this.surveyAndRead(after, from, latest);
     } else {
-      const survey = await this.source.survey(this.dataset, this.filter, after, from);
-      latest = survey.latest;
-      const total = survey.counts[0] ?? 0;
-      const dueAfter = (start: bigint) => {
-        const asked = from.indexOf(start);
-        return asked >= 0 ? survey.counts[1 + asked]! : 0;
-      };
-      found = { batch: total === 0 ? undefined : await this.readNewest(after, latest, total), total, dueAfter };
+      const surveyed = await this.surveyAndRead(after, from);
+      latest = surveyed.latest;
+      found = surveyed;
     }
     if (this.stopped) return;
     this.hasRead = true;
@@ -219,22 +218,25 @@ export class Tail {
     return { batch: await this.source.read(this.dataset, undefined, from > after ? from : after, latest, limit), total, dueAfter };
   }
 
-  /**
-   * With a filter, the newest matching events are read first; only when they fill a read can
-   * more have matched, and only then are they counted.
-   */
-  private async readFiltered(after: bigint, latest: bigint, from: readonly bigint[]): Promise<NewEvents> {
+  /** No more events were written than a read brings: one read of them all, nothing to count. */
+  private async readFew(after: bigint, latest: bigint): Promise<NewEvents> {
     const batch = await this.source.read(this.dataset, this.filter, after, latest, this.timing.readLimit);
-    if (batch.ids.length < this.timing.readLimit || this.stopped) return { batch, total: batch.ids.length, dueAfter: (start) => countAbove(batch.ids, start) };
-    const survey = await this.source.survey(this.dataset, this.filter, after, from, latest);
-    return {
-      batch,
-      total: Math.max(survey.counts[0] ?? 0, batch.ids.length),
-      dueAfter: (start) => {
-        const asked = from.indexOf(start);
-        return asked >= 0 ? survey.counts[1 + asked]! : 0;
-      },
+    return { batch, total: batch.ids.length, dueAfter: (start) => countAbove(batch.ids, start) };
+  }
+
+  /**
+   * Counts what matches first (a scan of the ids and the filter's fields only), then reads the
+   * newest of it: reading a large range whole would fetch and sort every field of every match.
+   */
+  private async surveyAndRead(after: bigint, from: readonly bigint[], upTo?: bigint): Promise<NewEvents & { latest: bigint }> {
+    const survey = await this.source.survey(this.dataset, this.filter, after, from, upTo);
+    const total = survey.counts[0] ?? 0;
+    const dueAfter = (start: bigint) => {
+      const asked = from.indexOf(start);
+      return asked >= 0 ? survey.counts[1 + asked]! : 0;
     };
+    const batch = total === 0 || this.stopped ? undefined : await this.readNewest(after, survey.latest, total);
+    return { batch, total, dueAfter, latest: survey.latest };
   }
 
   /**

@@ -118,7 +118,7 @@ describe.each([
     if (hears) expect(source.calls).toEqual(['read']);
   });
 
-  it('filters, and counts what matched beyond the newest only when a read is full', async () => {
+  it('filters, counting first only when more was written than one read brings', async () => {
     const { source, tail } = start('status>=500');
     const subscriber = await subscribe(tail, source);
     // 3 of every 4 events match: 90 of 120.
@@ -128,7 +128,7 @@ describe.each([
     const got = await collect(subscriber, matching.length);
     expect(got.statuses).toEqual(matching.slice(-50));
     expect(got.skipped).toBe(matching.length - 50);
-    // A few matches fit in one read: no count.
+    // Fewer events written than one read brings: one read, no count.
     source.calls.length = 0;
     tail.signal(source.write([200, 503, 200, 504], step));
     expect(await collect(subscriber, 2)).toEqual({ statuses: [503, 504], skipped: 0 });
