@@ -1,6 +1,7 @@
 // The trace page's calls: which datasets hold spans or carry trace ids (GraphQL, every dataset
-// with its fields in one request per thousand datasets), the spans of one trace and the log
-// events that carry its id (APL through the tabular query API), all bounded by a time range.
+// with its fields in one request per thousand datasets), the spans of one trace (only the fields
+// the waterfall draws), one span's whole event (for its details) and the log events that carry
+// its id (APL through the tabular query API), all bounded by a time range.
 import { ApiError, graphql } from './client';
 import { MAX_ROWS, runApl, type ResultTable } from './query';
 
@@ -71,21 +72,65 @@ const quoted = (text: string) => JSON.stringify(text);
 const datasetRef = (name: string) => `['${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
 const fieldRef = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : datasetRef(name));
 
-/** The APL that reads the spans of a trace from a dataset, oldest first. */
+/** The APL that reads the spans of a trace from a dataset, oldest first, whole (for the Query page). */
 export function traceSpansApl(dataset: string, traceId: string): string {
   return `${datasetRef(dataset)} | where trace_id == ${quoted(traceId)} and isnotnull(parent_span_id) | sort by _time asc`;
 }
 
-/** The spans of a trace in each dataset named (tables as the server answers them). */
+/**
+ * What the waterfall draws of a span, with the value a span lacking the field reads as; the rest
+ * of its event (attributes, resource, links) is read when the span is opened. `trace_id` stays
+ * out: every row has the one asked for.
+ */
+const WATERFALL_FIELDS: [string, string][] = [
+  ['name', "''"],
+  ['service.name', "''"],
+  ['kind', "''"],
+  ['duration', "''"],
+  ['error', 'false'],
+  ['status.code', "''"],
+  ['status.message', "''"],
+  ['events', "''"],
+];
+
+/**
+ * The APL that reads the spans of a trace for the waterfall: only the fields it draws, whether
+ * or not the dataset has them all (so it can be asked before the dataset's fields are known), in
+ * no particular order: the tree orders siblings itself, and a span's end comes from its `duration`.
+ */
+export function waterfallSpansApl(dataset: string, traceId: string): string {
+  const fields = WATERFALL_FIELDS.map(([field, missing]) => `${fieldRef(field)} = column_ifexists(${quoted(field)}, ${missing})`);
+  return `${datasetRef(dataset)} | where trace_id == ${quoted(traceId)} and isnotnull(parent_span_id) | project _time, span_id, parent_span_id, ${fields.join(', ')}`;
+}
+
+/** The spans of a trace in each dataset named, with the fields the waterfall draws (tables as the server answers them). */
 export async function fetchTraceSpans(traceId: string, datasets: string[], range: TraceRange, signal?: AbortSignal): Promise<DatasetRows[]> {
   return Promise.all(
     datasets.map(async (dataset) => {
-      const answer = await runApl({ apl: traceSpansApl(dataset, traceId), startTime: range.start, endTime: range.end, limit: MAX_ROWS }, signal);
+      const answer = await runApl({ apl: waterfallSpansApl(dataset, traceId), startTime: range.start, endTime: range.end, limit: MAX_ROWS }, signal);
       const table = answer.tables[0];
       if (!table) throw new ApiError(`The query over ${dataset} returned no table.`, 500);
       return { dataset, table, truncated: (table.columns[0]?.length ?? 0) >= MAX_ROWS };
     }),
   );
+}
+
+/** The APL that reads one span's whole event. */
+export function spanEventApl(dataset: string, traceId: string, spanId: string): string {
+  return `${datasetRef(dataset)} | where trace_id == ${quoted(traceId)} and span_id == ${quoted(spanId)} and isnotnull(parent_span_id) | take 1`;
+}
+
+/** One span's whole event as field → value (fields it lacks left out), or undefined when it is gone. */
+export async function fetchSpanEvent(dataset: string, traceId: string, spanId: string, range: TraceRange, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
+  const answer = await runApl({ apl: spanEventApl(dataset, traceId, spanId), startTime: range.start, endTime: range.end, limit: 1 }, signal);
+  const table = answer.tables[0];
+  if (!table || (table.columns[0]?.length ?? 0) === 0) return undefined;
+  const event: Record<string, unknown> = {};
+  table.fields.forEach((field, index) => {
+    const value = table.columns[index]?.[0];
+    if (value !== null && value !== undefined) event[field.name] = value;
+  });
+  return event;
 }
 
 export interface TraceLogsAnswer {

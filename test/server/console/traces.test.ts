@@ -2,7 +2,8 @@
 // the OpenTelemetry SDK (an error span, a span event, a link, a span whose parent was never sent)
 // and log records carrying its id, opened by clicking its trace id on the Query page; the tree's
 // names, nesting and order, the durations, the error mark, the critical path, span details,
-// logs, and folding a subtree are checked against what the test sent. The Traces page, a logs
+// logs (the waterfall's query asks only for the fields it draws; a span's attributes and links
+// are read when it is opened), and folding a subtree are checked against what the test sent. The Traces page, a logs
 // dataset and the Stream page open it too. Then a trace of 10,000 spans posted as OTLP/JSON
 // renders, shows its count, and scrolls to its last span.
 import { randomBytes } from 'node:crypto';
@@ -54,6 +55,7 @@ let session: ConsoleContext;
 let org: string;
 let traceId: string;
 let otherTraceId: string;
+let chargeSpanId: string;
 
 const exporterOptions = (signal: string, dataset: string) => ({
   url: `${server.url}/v1/${signal}`,
@@ -175,6 +177,7 @@ describe.skipIf(!chromiumAvailable)('Trace page', () => {
     const sent = await sendPlannedTrace();
     traceId = sent.spans.get('root')!.spanContext().traceId;
     otherTraceId = sent.other.traceId;
+    chargeSpanId = sent.spans.get('charge')!.spanContext().spanId;
     await sendLog(sent.spans.get('charge')!);
     // A second log record, in the spans' own dataset: listed with the logs, not as a span.
     const bank = sent.spans.get('bank')!.spanContext();
@@ -209,6 +212,12 @@ describe.skipIf(!chromiumAvailable)('Trace page', () => {
 
   it('opens a trace from the Query page and draws its tree, durations, error, critical path, details and logs', async () => {
     const { page } = session;
+    // The queries the page sends: the waterfall's asks only for what it draws; a span's whole event is read when it is opened.
+    const queries: string[] = [];
+    const recordQuery = (request: { url(): string; postData(): string | null }) => {
+      if (request.url().includes('/v1/datasets/_apl')) queries.push((JSON.parse(request.postData() ?? '{}') as { apl: string }).apl);
+    };
+    page.on('request', recordQuery);
     const apl = `['${SPANS_DATASET}'] | where name == 'GET /checkout'`;
     await page.goto(`${server.url}/app/${org}/query?${new URLSearchParams({ apl, start: 'now-1h', end: 'now' })}`);
     const link = page.getByRole('grid', { name: 'Results' }).getByRole('link', { name: traceId });
@@ -249,7 +258,12 @@ describe.skipIf(!chromiumAvailable)('Trace page', () => {
     // The span event is a mark on its row.
     expect(rows.filter((row) => row.eventMarks > 0).map((row) => row.name)).toEqual(['charge card']);
 
-    // The failing span's details: status, attributes, its event (from the span's start) and its link.
+    const spansQuery = queries.find((text) => text.includes(traceId) && text.includes('isnotnull(parent_span_id)'));
+    expect(spansQuery).toContain('| project _time, span_id, parent_span_id, name = column_ifexists(');
+    expect(spansQuery).not.toContain('attributes');
+    expect(queries.filter((text) => text.includes('span_id == '))).toEqual([]);
+
+    // The failing span's details: status, attributes and its link (read once it is opened), its event (from the span's start).
     await rowNamed(page, 'charge card').click();
     const details = page.getByRole('region', { name: 'charge card' });
     await details.waitFor();
@@ -258,6 +272,8 @@ describe.skipIf(!chromiumAvailable)('Trace page', () => {
     await expect.poll(() => details.getByRole('list', { name: 'Span events' }).textContent()).toContain(`+${CHARGE_EVENT_AT - 130} ms retry`);
     const linked = details.getByRole('list', { name: 'Span links' }).getByRole('link', { name: otherTraceId });
     expect(new URL(await linked.getAttribute('href') ?? '', server.url).pathname).toBe(`/app/${org}/traces/${otherTraceId}`);
+    expect(queries.filter((text) => text.includes('span_id == '))).toEqual([expect.stringContaining(`span_id == "${chargeSpanId}"`)]);
+    page.off('request', recordQuery);
     await screenshot(page, 'trace-waterfall');
 
     // The logs carrying the trace id, from both datasets, in time order; one shows its span.

@@ -1,8 +1,9 @@
 // The trace page's model, on tabular answers shaped like the server's for OTLP spans: exact
 // nanosecond times and Go durations, the span tree (order, depth, orphans, a loop of parents),
-// the critical path, folded subtrees, and how lengths read.
+// the critical path, folded subtrees, how lengths read, and the fields the waterfall asks for.
 import { describe, expect, it } from 'vitest';
 import type { ResultTable } from '../../../console/src/api/query';
+import { spanEventApl, waterfallSpansApl } from '../../../console/src/api/traces';
 import { formatNanos } from '../../../console/src/pages/traces/format';
 import { readSpans } from '../../../console/src/pages/traces/span-model';
 import { buildTraceTree, visibleSpans } from '../../../console/src/pages/traces/span-tree';
@@ -61,6 +62,26 @@ describe('span times', () => {
     expect(parseDurationNanos('1ns')).toBe(1);
     expect(parseDurationNanos('0s')).toBe(0);
     expect(parseDurationNanos('soon')).toBeUndefined();
+  });
+
+  it('reads every fraction length and form of instant and duration the same way', () => {
+    const base = Date.UTC(2026, 10, 27, 10, 0, 0);
+    expect(parseInstant('2026-11-27T10:00:00Z')).toEqual({ ms: base, nanosInMs: 0 });
+    expect(parseInstant('2026-11-27T10:00:00.5Z')).toEqual({ ms: base + 500, nanosInMs: 0 });
+    expect(parseInstant('2026-11-27T10:00:00.123456Z')).toEqual({ ms: base + 123, nanosInMs: 456_000 });
+    expect(parseInstant('2026-11-27T10:00:00.999999999Z')).toEqual({ ms: base + 999, nanosInMs: 999_999 });
+    // Another second after one read before; an offset; not a time.
+    expect(parseInstant('2026-11-27T10:00:07.000000001Z')).toEqual({ ms: base + 7000, nanosInMs: 1 });
+    expect(parseInstant('2026-11-27T12:00:00.25+02:00')).toEqual({ ms: base + 250, nanosInMs: 0 });
+    expect(parseInstant('2026-11-27T10:00:00.x5Z')).toBeUndefined();
+    expect(parseInstant('yesterday')).toBeUndefined();
+    expect(parseDurationNanos('850µs')).toBe(850_000);
+    expect(parseDurationNanos('2s')).toBe(2e9);
+    expect(parseDurationNanos('0.000000001s')).toBe(1);
+    expect(parseDurationNanos('-5ms')).toBe(-5e6);
+    expect(parseDurationNanos('2m0.5s')).toBe(120.5e9);
+    expect(parseDurationNanos('5toString')).toBeUndefined();
+    expect(parseDurationNanos('ms')).toBeUndefined();
   });
 
   it('reads lengths in the unit that fits', () => {
@@ -130,5 +151,36 @@ describe('span tree', () => {
     const tree = treeOf(chain);
     expect(tree.depth[9_999]).toBe(9_999);
     expect(tree.subtreeSize[0]).toBe(10_000);
+  });
+});
+
+describe('the waterfall\'s query', () => {
+  it('asks only for the fields the waterfall draws, each read as empty where the dataset lacks it', () => {
+    expect(waterfallSpansApl("o'brien", 'abc')).toBe(
+      `['o\\'brien'] | where trace_id == "abc" and isnotnull(parent_span_id) | project _time, span_id, parent_span_id, ` +
+        `name = column_ifexists("name", ''), ['service.name'] = column_ifexists("service.name", ''), kind = column_ifexists("kind", ''), ` +
+        `duration = column_ifexists("duration", ''), error = column_ifexists("error", false), ['status.code'] = column_ifexists("status.code", ''), ` +
+        `['status.message'] = column_ifexists("status.message", ''), events = column_ifexists("events", '')`,
+    );
+    expect(spanEventApl('spans', 'abc', 'def')).toBe(`['spans'] | where trace_id == "abc" and span_id == "def" and isnotnull(parent_span_id) | take 1`);
+  });
+
+  it('reads spans without a whole row: events as marks, one shared empty list for the rest', () => {
+    const spans = readSpans([
+      {
+        dataset: 'spans',
+        truncated: false,
+        table: {
+          name: '0',
+          sources: [],
+          fields: ['_time', 'span_id', 'parent_span_id', 'events'].map((name) => ({ name, type: 'string' })),
+          order: [],
+          groups: [],
+          columns: [['2026-11-27T10:00:00.000000100Z', '2026-11-27T10:00:00.5Z'], ['a', 'b'], ['', 'a'], [[{ name: 'retry', timestamp: '2026-11-27T10:00:00.25Z' }], null]],
+        },
+      },
+    ]);
+    expect(spans.map((span) => span.events.map((event) => [event.name, event.at]))).toEqual([[['retry', { ms: BASE_MS + 250, nanosInMs: 0 }]], []]);
+    expect(spans[1]!.ended).toBe(false);
   });
 });

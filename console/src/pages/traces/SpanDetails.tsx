@@ -1,18 +1,24 @@
 // One span in full, beside the waterfall: what it is (service, kind, status, start and length,
-// ids), its attributes, resource and other fields, its span events (offset from the span's
-// start) and its links (to another trace's page, or to the span when it is in this trace).
+// ids), its span events (offset from the span's start), and, read from its whole event once it
+// is opened, its attributes, resource and other fields and its links (to another trace's page,
+// or to the span when it is in this trace).
 import { X } from 'lucide-react';
+import type { TraceRange } from '../../api/traces';
 import { formatTime, formatValue } from '../query/cells';
 import { formatNanos } from './format';
 import { spanFieldGroups } from './span-fields';
+import { spanLinks } from './span-model';
 import type { TraceTree } from './span-tree';
 import { nanosBetween } from './time-ns';
 import { TraceLink } from './TraceLink';
+import { useSpanEvent } from './useSpanEvent';
 
 export interface SpanDetailsProps {
   tree: TraceTree;
   node: number;
   traceId: string;
+  /** The range the trace was read in, which bounds the read of the span's whole event. */
+  range: TraceRange;
   onSelectSpan(spanId: string): void;
   onClose(): void;
 }
@@ -36,9 +42,12 @@ function FieldTable({ caption, entries }: { caption: string; entries: [string, u
   );
 }
 
-export function SpanDetails({ tree, node, traceId, onSelectSpan, onClose }: SpanDetailsProps) {
+export function SpanDetails({ tree, node, traceId, range, onSelectSpan, onClose }: SpanDetailsProps) {
   const span = tree.spans[node]!;
-  const groups = spanFieldGroups(span);
+  const whole = useSpanEvent(span.dataset, traceId, span.spanId, range);
+  const event = whole.phase === 'done' ? whole.event : undefined;
+  const groups = event ? spanFieldGroups(event) : undefined;
+  const links = event ? spanLinks(event.links) : [];
   const time = span.table.columns[span.table.fields.findIndex((field) => field.name === '_time')]?.[span.row];
   const parent = tree.parent[node]!;
   return (
@@ -82,9 +91,22 @@ export function SpanDetails({ tree, node, traceId, onSelectSpan, onClose }: Span
         <dt>Dataset</dt>
         <dd>{span.dataset}</dd>
       </dl>
-      <FieldTable caption="Attributes" entries={groups.attributes} />
-      <FieldTable caption="Resource and scope" entries={groups.resource} />
-      <FieldTable caption="Other fields" entries={groups.other} />
+      {whole.phase === 'loading' ? (
+        <p className="muted">Loading the span's attributes…</p>
+      ) : null}
+      {whole.phase === 'error' ? (
+        <div className="error-box" role="alert">
+          {whole.message}
+        </div>
+      ) : null}
+      {whole.phase === 'done' && !event ? <p className="muted">This span is no longer stored: its attributes cannot be read.</p> : null}
+      {groups ? (
+        <>
+          <FieldTable caption="Attributes" entries={groups.attributes} />
+          <FieldTable caption="Resource and scope" entries={groups.resource} />
+          <FieldTable caption="Other fields" entries={groups.other} />
+        </>
+      ) : null}
       <h3>Events ({span.events.length})</h3>
       {span.events.length === 0 ? (
         <p className="muted">No span events.</p>
@@ -98,12 +120,12 @@ export function SpanDetails({ tree, node, traceId, onSelectSpan, onClose }: Span
           ))}
         </ol>
       )}
-      <h3>Links ({span.links.length})</h3>
-      {span.links.length === 0 ? (
+      <h3>Links{whole.phase === 'done' ? ` (${links.length})` : ''}</h3>
+      {whole.phase !== 'done' ? null : links.length === 0 ? (
         <p className="muted">No links.</p>
       ) : (
         <ul className="span-links" aria-label="Span links">
-          {span.links.map((link, index) => (
+          {links.map((link, index) => (
             <li key={index}>
               {link.traceId === traceId ? (
                 <button type="button" className="link-button mono" onClick={() => onSelectSpan(link.spanId)}>

@@ -129,7 +129,7 @@ export function TracePage() {
             {' · '}
             <span className={tree.errorCount > 0 ? 'status-error' : undefined}>{formatCount(tree.errorCount, 'error', 'errors')}</span>
             {tree.spans.length > 0 ? ` · started ${formatTime(new Date(tree.traceStart.ms).toISOString(), 'local')}` : ''}
-            {spans.phase === 'done' && spans.truncated ? ' · only the first spans of a larger trace are shown' : ''}
+            {spans.phase === 'done' && spans.truncated ? ` · only ${formatCount(tree.spans.length, 'span', 'spans')} of a larger trace are shown` : ''}
           </>
         ) : null}
       </p>
@@ -152,7 +152,7 @@ export function TracePage() {
         </div>
         <div className="trace-side">
           {tree && selected !== undefined && selected < tree.spans.length ? (
-            <SpanDetails tree={tree} node={selected} traceId={traceId} onSelectSpan={selectSpanById} onClose={() => setSelected(undefined)} />
+            <SpanDetails key={selected} tree={tree} node={selected} traceId={traceId} range={range ?? { start, end }} onSelectSpan={selectSpanById} onClose={() => setSelected(undefined)} />
           ) : tree && tree.spans.length > 0 ? (
             <p className="muted">Choose a span to see its attributes, events and links.</p>
           ) : null}

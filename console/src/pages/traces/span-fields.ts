@@ -1,8 +1,6 @@
 // A span's stored fields sorted for its details: its attributes (semantic-convention fields
 // `attributes.*` and the `attributes.custom` map, by their own names), its resource and scope,
 // and any other field, leaving out what the details show on their own.
-import { rowAt } from '../../api/query';
-import type { Span } from './span-model';
 
 export interface SpanFieldGroups {
   attributes: [string, unknown][];
@@ -16,9 +14,10 @@ const RESOURCE = /^(resource\.|scope\.|telemetry\.sdk\.)/;
 
 const byName = (a: [string, unknown], b: [string, unknown]) => a[0].localeCompare(b[0]);
 
-export function spanFieldGroups(span: Span): SpanFieldGroups {
+/** The fields of a span's whole event (as read when it is opened), in groups. */
+export function spanFieldGroups(event: Record<string, unknown>): SpanFieldGroups {
   const groups: SpanFieldGroups = { attributes: [], resource: [], other: [] };
-  for (const [name, value] of Object.entries(rowAt(span.table, span.row))) {
+  for (const [name, value] of Object.entries(event)) {
     if (value === null || value === undefined || SHOWN_APART.has(name)) continue;
     if (name === CUSTOM_ATTRIBUTES && typeof value === 'object' && !Array.isArray(value)) {
       for (const [key, inner] of Object.entries(value as Record<string, unknown>)) groups.attributes.push([key, inner]);

@@ -1,6 +1,7 @@
 // The spans of a trace read from the query answers, one object per span with what the waterfall
-// draws (ids, service, name, start, length, status, events) and where its whole row is, for the
-// details. Only rows with a `parent_span_id` are spans: logs carry `trace_id`/`span_id` too.
+// draws (ids, service, name, start, length, status, events) and the row it came from; the rest of
+// a span (attributes, links) is read when it is opened. Only rows with a `parent_span_id` are
+// spans: logs carry `trace_id`/`span_id` too.
 import type { DatasetRows } from '../../api/traces';
 import type { ResultTable } from '../../api/query';
 import { type Instant, parseDurationNanos, parseInstant } from './time-ns';
@@ -32,9 +33,8 @@ export interface Span {
   error: boolean;
   statusCode: string | undefined;
   statusMessage: string | undefined;
-  events: SpanEvent[];
-  links: SpanLink[];
-  /** Where the whole event is. */
+  events: readonly SpanEvent[];
+  /** The dataset it is stored in, and the row of the answer it was read from. */
   dataset: string;
   table: ResultTable;
   row: number;
@@ -44,15 +44,19 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : va
 const record = (value: unknown): Record<string, unknown> | undefined =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-function spanEvents(value: unknown): SpanEvent[] {
-  if (!Array.isArray(value)) return [];
+/** Shared by every span without events (most of them), so reading 10,000 spans allocates no empty lists. */
+const NO_EVENTS: readonly SpanEvent[] = Object.freeze([]);
+
+function spanEvents(value: unknown): readonly SpanEvent[] {
+  if (!Array.isArray(value) || value.length === 0) return NO_EVENTS;
   return value.map((item) => {
     const entry = record(item) ?? {};
     return { name: text(entry.name), at: parseInstant(entry.timestamp), attributes: record(entry.attributes) };
   });
 }
 
-function spanLinks(value: unknown): SpanLink[] {
+/** The links of a span's whole event. */
+export function spanLinks(value: unknown): SpanLink[] {
   if (!Array.isArray(value)) return [];
   return value.map((item) => {
     const entry = record(item) ?? {};
@@ -79,7 +83,6 @@ export function readSpans(answers: DatasetRows[]): Span[] {
     const codes = column('status.code');
     const messages = column('status.message');
     const events = column('events');
-    const links = column('links');
     for (let row = 0; row < times.length; row++) {
       const parent = parents[row];
       const start = parseInstant(times[row]);
@@ -96,10 +99,10 @@ export function readSpans(answers: DatasetRows[]): Span[] {
         durationNanos: Math.max(0, duration ?? 0),
         ended: duration !== undefined,
         error: errors?.[row] === true || code === 'ERROR',
-        statusCode: typeof code === 'string' ? code : undefined,
-        statusMessage: typeof messages?.[row] === 'string' ? (messages[row] as string) : undefined,
+        // Empty when the dataset has no such field (the waterfall's query reads a missing field as '').
+        statusCode: typeof code === 'string' && code !== '' ? code : undefined,
+        statusMessage: typeof messages?.[row] === 'string' && messages[row] !== '' ? (messages[row] as string) : undefined,
         events: spanEvents(events?.[row]),
-        links: spanLinks(links?.[row]),
         dataset,
         table,
         row,

@@ -38,6 +38,8 @@ export interface TraceTree {
   errorCount: number;
 }
 
+const NO_CHILDREN: number[] = Object.freeze([]) as unknown as number[];
+
 export function buildTraceTree(spans: Span[]): TraceTree {
   const count = spans.length;
   let traceStart: Instant = spans[0]?.start ?? { ms: 0, nanosInMs: 0 };
@@ -57,21 +59,24 @@ export function buildTraceTree(spans: Span[]): TraceTree {
     if (span.spanId && !byId.has(span.spanId)) byId.set(span.spanId, index);
   });
   const byStart = (a: number, b: number) => startOffset[a]! - startOffset[b]! || spans[a]!.name.localeCompare(spans[b]!.name) || a - b;
-  const candidates: number[][] = Array.from({ length: count }, () => []);
+  // Lists only for spans that have children (most spans of a large trace are leaves).
+  const candidates: (number[] | undefined)[] = new Array<number[] | undefined>(count);
   const topLevel: number[] = [];
   const orphan = new Uint8Array(count);
-  spans.forEach((span, index) => {
-    const parentIndex = span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
+  for (let index = 0; index < count; index++) {
+    const parentSpanId = spans[index]!.parentSpanId;
+    const parentIndex = parentSpanId ? byId.get(parentSpanId) : undefined;
     if (parentIndex === undefined || parentIndex === index) {
       topLevel.push(index);
-      if (span.parentSpanId) orphan[index] = 1;
-    } else candidates[parentIndex]!.push(index);
-  });
-  for (const list of candidates) list.sort(byStart);
+      if (parentSpanId) orphan[index] = 1;
+    } else (candidates[parentIndex] ??= []).push(index);
+  }
+  for (const list of candidates) if (list && list.length > 1) list.sort(byStart);
   topLevel.sort((a, b) => orphan[a]! - orphan[b]! || byStart(a, b));
 
   // Depth first from the top level; spans left unvisited sit in a loop of parents and become orphans.
-  const children: number[][] = Array.from({ length: count }, () => []);
+  // Leaves share one empty list.
+  const children: number[][] = new Array<number[]>(count).fill(NO_CHILDREN);
   const depth = new Int32Array(count);
   const parent = new Int32Array(count).fill(-1);
   const visited = new Uint8Array(count);
@@ -84,7 +89,10 @@ export function buildTraceTree(spans: Span[]): TraceTree {
     while (stack.length > 0) {
       const node = stack.pop()!;
       order.push(node);
-      const adopted = candidates[node]!.filter((child) => !visited[child]);
+      const listed = candidates[node];
+      if (!listed) continue;
+      // Only in a loop of parents can a listed child have been reached already.
+      const adopted = listed.some((child) => visited[child]) ? listed.filter((child) => !visited[child]) : listed;
       for (const child of adopted) {
         visited[child] = 1;
         parent[child] = node;
@@ -114,7 +122,7 @@ export function buildTraceTree(spans: Span[]): TraceTree {
       setSize[node] = siblings.length;
     });
   place(roots);
-  for (const list of children) place(list);
+  for (const list of children) if (list.length > 0) place(list);
 
   const services: string[] = [];
   const serviceIndex = new Int32Array(count);

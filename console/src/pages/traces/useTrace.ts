@@ -1,9 +1,10 @@
 // Loads a trace for its page: the spans (from the dataset the link names when it holds spans,
-// else from every dataset that does) built into the span tree, and, beside them, the log events that carry
-// its id in any dataset with a trace id field, asked once the spans are in. A new trace or range
-// aborts what was loading.
-import { useEffect, useState } from 'react';
-import { fetchTraceLogs, fetchTraceSpans, type TraceDataset, traceDatasets, type TraceRange } from '../../api/traces';
+// asked at once, beside the lookup of datasets; else from every dataset that does; only the
+// fields the waterfall draws) built into the span tree, and, beside them, the log events that
+// carry its id in any dataset with a trace id field, asked once the waterfall is painted, so they
+// do not compete with it. A new trace or range aborts what was loading.
+import { useEffect, useRef, useState } from 'react';
+import { type DatasetRows, fetchTraceLogs, fetchTraceSpans, type TraceDataset, traceDatasets, type TraceRange } from '../../api/traces';
 import { readLogs } from './log-model';
 import { readSpans } from './span-model';
 import { buildTraceTree, type TraceTree } from './span-tree';
@@ -25,7 +26,37 @@ function spanDatasetsFor(named: string | undefined, list: TraceDataset[]): strin
   return list.filter((candidate) => candidate.holdsSpans).map((candidate) => candidate.name);
 }
 
+/** Resolves after the next frame is painted (at once where there are no frames). */
+const afterNextPaint = () =>
+  new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve, 0)) : resolve()));
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The requests a trace starts with: the list of datasets, and the spans of the dataset the link names. */
+interface FirstRequests {
+  key: string;
+  /** Aborts them all. */
+  controller: AbortController;
+  sources: Promise<TraceDataset[]>;
+  /** Aborts the early spans query alone, when the dataset named turns out not to hold spans. */
+  early: AbortController;
+  earlyAnswers: Promise<DatasetRows[]> | undefined;
+  /** The effect has them. */
+  taken: boolean;
+}
+
+function startRequests(key: string, traceId: string, dataset: string | undefined, bounds: TraceRange): FirstRequests {
+  const controller = new AbortController();
+  const sources = traceDatasets(controller.signal);
+  // Read later, after the spans: handled now, so a failure or an abort meanwhile is not reported as unhandled.
+  sources.catch(() => undefined);
+  // Most links name the dataset that holds the spans: they are asked there before the list says so.
+  const early = new AbortController();
+  controller.signal.addEventListener('abort', () => early.abort());
+  const earlyAnswers = dataset === undefined ? undefined : fetchTraceSpans(traceId, [dataset], bounds, early.signal);
+  earlyAnswers?.catch(() => undefined);
+  return { key, controller, sources, early, earlyAnswers, taken: false };
+}
 
 export function useTrace(traceId: string, dataset: string | undefined, range: TraceRange | undefined) {
   const [spans, setSpans] = useState<SpansState>({ phase: 'loading' });
@@ -33,30 +64,48 @@ export function useTrace(traceId: string, dataset: string | undefined, range: Tr
   const start = range?.start;
   const end = range?.end;
 
+  // The first requests start while the page renders, not in the effect: React may hold back the
+  // first commit of a page loaded on demand for a moment (it reveals suspended content in
+  // batches), and effects wait for that commit. The effect takes them over.
+  const requestKey = JSON.stringify([traceId, dataset, start, end]);
+  const firstRequests = useRef<FirstRequests | undefined>(undefined);
+  if (start && end && firstRequests.current?.key !== requestKey) {
+    if (firstRequests.current && !firstRequests.current.taken) firstRequests.current.controller.abort();
+    firstRequests.current = startRequests(requestKey, traceId, dataset, { start, end });
+  }
+
   useEffect(() => {
     if (!start || !end) return undefined;
     const bounds = { start, end };
-    const controller = new AbortController();
+    const started = firstRequests.current;
+    const { controller, sources, early, earlyAnswers } =
+      started && started.key === requestKey && !started.taken ? started : startRequests(requestKey, traceId, dataset, bounds);
+    if (started) started.taken = true;
     const { signal } = controller;
     setSpans({ phase: 'loading' });
     setLogs({ phase: 'loading' });
-    const sources = traceDatasets(signal);
-    // Read later, after the spans: handled now, so a failure or an abort meanwhile is not reported as unhandled.
-    sources.catch(() => undefined);
-    const spanDatasets = sources.then((list) => spanDatasetsFor(dataset, list));
-    const spansLoaded = spanDatasets.then((names) => fetchTraceSpans(traceId, names, bounds, signal).then((answers) => ({ names, answers })));
-    spansLoaded
-      .then(
-        ({ names, answers }) => {
-          if (signal.aborted) return;
-          const tree = buildTraceTree(readSpans(answers));
-          setSpans({ phase: 'done', tree, datasets: names, truncated: answers.some((answer) => answer.truncated) });
-        },
-        (error: unknown) => !signal.aborted && setSpans({ phase: 'error', message: messageOf(error) }),
-      );
-    // The logs wait for the spans, which the page draws first.
-    spansLoaded
-      .catch(() => undefined)
+    const spansLoaded = sources.then((list) => {
+      const names = spanDatasetsFor(dataset, list);
+      if (earlyAnswers && names.length === 1 && names[0] === dataset) return earlyAnswers.then((answers) => ({ names, answers }));
+      early.abort();
+      return fetchTraceSpans(traceId, names, bounds, signal).then((answers) => ({ names, answers }));
+    });
+    const spansShown = spansLoaded.then(
+      ({ names, answers }) => {
+        if (signal.aborted) return;
+        const began = performance.now();
+        const tree = buildTraceTree(readSpans(answers));
+        // On the page's performance timeline, for measurements (bench/waterfall.ts reads it).
+        performance.measure('trace tree built', { start: began, end: performance.now() });
+        setSpans({ phase: 'done', tree, datasets: names, truncated: answers.some((answer) => answer.truncated) });
+      },
+      (error: unknown) => {
+        if (!signal.aborted) setSpans({ phase: 'error', message: messageOf(error) });
+      },
+    );
+    // The logs wait for the waterfall, which the page draws first.
+    spansShown
+      .then(afterNextPaint)
       .then(() => sources)
       .then((list) => fetchTraceLogs(traceId, list, bounds, signal))
       .then(
@@ -67,7 +116,7 @@ export function useTrace(traceId: string, dataset: string | undefined, range: Tr
         (error: unknown) => !signal.aborted && setLogs({ phase: 'error', message: messageOf(error) }),
       );
     return () => controller.abort();
-  }, [traceId, dataset, start, end]);
+  }, [requestKey, traceId, dataset, start, end]);
 
   return { spans, logs };
 }
