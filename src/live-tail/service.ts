@@ -20,6 +20,8 @@ export interface OpenTail {
   filter?: string | null | undefined;
   /** Authenticates the caller again from the same credentials (for the periodic access check). */
   reauthenticate: () => Promise<Principal>;
+  /** Aborts when the caller goes away: the stream ends, even when it went away while it was set up. */
+  signal?: AbortSignal;
 }
 
 export class LiveTailService {
@@ -35,12 +37,18 @@ export class LiveTailService {
   async open(principal: Principal, request: OpenTail): Promise<Subscriber> {
     const filter = request.filter?.trim() ? request.filter : undefined;
     const dataset = await this.access.authorize(principal, request.dataset, filter);
-    return this.hub.subscribe({
+    const subscriber = await this.hub.subscribe({
       owner: principal.tokenId,
       dataset,
       filter,
       reauthorize: async () => this.access.confirm(await request.reauthenticate(), dataset),
     });
+    // A caller that left before the stream was handed over would never read it, nor end it:
+    // it would hold its place under the caps until the server stops.
+    const { signal } = request;
+    if (signal?.aborted) subscriber.end();
+    else signal?.addEventListener('abort', () => subscriber.end(), { once: true });
+    return subscriber;
   }
 
   /** Events were stored in the dataset, with the ids they took (synchronous, never throws). */

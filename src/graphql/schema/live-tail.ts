@@ -39,6 +39,7 @@ builder.subscriptionField('liveEvents', (t) =>
         dataset: args.dataset,
         filter: args.filter,
         reauthenticate: () => context.reauthenticate(),
+        signal: context.request.signal,
       }),
     resolve: (item: LiveItem) => {
       if ('failure' in item) throw item.failure;

@@ -261,6 +261,27 @@ describe('live tail caps', () => {
   });
   afterAll(() => server?.close());
 
+  it('frees the place of a client that goes away while its subscription is being set up', async () => {
+    const url = new URL('/graphql', server.url);
+    const body = JSON.stringify({ query: LIVE_EVENTS, variables: { dataset: 'capped' } });
+    // Each request leaves a little later than the one before, so some leave during the setup.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await new Promise<void>((resolve) => {
+        const request = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json', accept: 'text/event-stream' } });
+        request.on('error', () => resolve());
+        request.on('response', () => {
+          request.destroy();
+          resolve();
+        });
+        request.end(body, () => setTimeout(() => {
+          request.destroy();
+          resolve();
+        }, attempt));
+      });
+    }
+    await eventually(() => server.app.services.liveTail.hub.size === 0, 5_000, 'every abandoned subscription to be released');
+  });
+
   it('refuses subscriptions past the per-token and per-server caps, naming the limit, and frees them on disconnect', async () => {
     const other = await createToken(server, { capped: { query: ['read'] } });
     const first = await LiveTailClient.open(server, { dataset: 'capped' });
