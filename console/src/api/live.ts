@@ -40,11 +40,14 @@ const SUBSCRIPTION = `subscription LiveTail($dataset: String!, $filter: String) 
   liveEvents(dataset: $dataset, filter: $filter) { skipped events }
 }`;
 
-/** The delay before reconnection attempt `attempt` (1-based): 1 s doubling to 30 s, with jitter. */
-export function reconnectDelayMs(attempt: number): number {
-  const base = Math.min(30_000, 1000 * 2 ** Math.max(0, attempt - 1));
+/** The delay before reconnection attempt `attempt` (1-based): 1 s doubling to `maxMs` (30 s), with jitter. */
+export function reconnectDelayMs(attempt: number, maxMs = 30_000): number {
+  const base = Math.min(maxMs, 1000 * 2 ** Math.max(0, attempt - 1));
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
+
+/** The longest wait between attempts while the server refuses the tail for a cap on tails. */
+const CAPPED_RETRY_MAX_MS = 5_000;
 
 /** Statuses worth trying again later; other 4xx answers will not change by waiting. */
 const RETRYABLE_STATUSES = new Set([408, 425, 429]);
@@ -93,11 +96,11 @@ export function openLiveTail(request: LiveTailRequest, handlers: LiveTailHandler
     retryAttempts: 0,
   });
 
-  const scheduleReconnect = (reason: string) => {
+  const scheduleReconnect = (reason: string, maxDelayMs?: number) => {
     if (stopped) return;
     attempt += 1;
     handlers.onState({ kind: 'reconnecting', attempt, reason });
-    retryTimer = setTimeout(connect, reconnectDelayMs(attempt));
+    retryTimer = setTimeout(connect, reconnectDelayMs(attempt, maxDelayMs));
   };
 
   const connect = () => {
@@ -133,7 +136,9 @@ export function openLiveTail(request: LiveTailRequest, handlers: LiveTailHandler
         complete() {
           if (stopped) return;
           if (refused !== undefined && !capped) handlers.onState({ kind: 'error', message: refused });
-          else if (refused !== undefined) scheduleReconnect(refused);
+          // A place under the cap frees as soon as another tail of the same holder closes: ask
+          // again every few seconds (one small request) rather than backing off to half a minute.
+          else if (refused !== undefined) scheduleReconnect(refused, CAPPED_RETRY_MAX_MS);
           else scheduleReconnect('the server ended the stream');
         },
       },

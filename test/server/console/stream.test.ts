@@ -250,7 +250,7 @@ describe.skipIf(!chromiumAvailable)('Stream page', () => {
     const second = await consoleContext.context.newPage();
     await second.goto(`${server.url}/app/${org}/stream?dataset=${DATASET}`);
     // The earlier tests' tails may still be counted for a moment: this page then retries (1 s, 2 s,
-    // 4 s … up to 30 s apart) until one is released.
+    // 4 s, then every 5 s) until one is released.
     await liveStatus(second).waitFor({ timeout: 60_000 });
 
     const third = await consoleContext.context.newPage();
