@@ -9,17 +9,34 @@ import { OrgLayout, RequireSession, HomeRedirect } from './guards';
 import { SessionProvider } from './session-context';
 
 // Each page is its own chunk: a link to the Stream page does not wait for the query editor and
-// charts, and the sign-in page waits for neither.
-const QueryPage = lazy(() => import('../pages/query/QueryPage').then((module) => ({ default: module.QueryPage })));
-const StreamPage = lazy(() => import('../pages/stream/StreamPage').then((module) => ({ default: module.StreamPage })));
-// Each area of part two owns its own routes below its path (see its *Routes component).
-const DashboardsRoutes = lazy(() => import('../pages/dashboards/DashboardsRoutes').then((module) => ({ default: module.DashboardsRoutes })));
-const MonitorsRoutes = lazy(() => import('../pages/monitors/MonitorsRoutes').then((module) => ({ default: module.MonitorsRoutes })));
-const DatasetsRoutes = lazy(() => import('../pages/datasets/DatasetsRoutes').then((module) => ({ default: module.DatasetsRoutes })));
-const SettingsRoutes = lazy(() => import('../pages/settings/SettingsRoutes').then((module) => ({ default: module.SettingsRoutes })));
-const TracesRoutes = lazy(() => import('../pages/traces/TracesRoutes').then((module) => ({ default: module.TracesRoutes })));
-const LlmCostsRoutes = lazy(() => import('../pages/llm-costs/LlmCostsRoutes').then((module) => ({ default: module.LlmCostsRoutes })));
-const ModelsRoutes = lazy(() => import('../pages/models/ModelsRoutes').then((module) => ({ default: module.ModelsRoutes })));
+// charts, and the sign-in page waits for neither. Each area of part two owns its own routes below
+// its path (see its *Routes component).
+const PAGE_CHUNKS = {
+  query: () => import('../pages/query/QueryPage').then((module) => ({ default: module.QueryPage })),
+  stream: () => import('../pages/stream/StreamPage').then((module) => ({ default: module.StreamPage })),
+  dashboards: () => import('../pages/dashboards/DashboardsRoutes').then((module) => ({ default: module.DashboardsRoutes })),
+  monitors: () => import('../pages/monitors/MonitorsRoutes').then((module) => ({ default: module.MonitorsRoutes })),
+  datasets: () => import('../pages/datasets/DatasetsRoutes').then((module) => ({ default: module.DatasetsRoutes })),
+  settings: () => import('../pages/settings/SettingsRoutes').then((module) => ({ default: module.SettingsRoutes })),
+  traces: () => import('../pages/traces/TracesRoutes').then((module) => ({ default: module.TracesRoutes })),
+  'llm-costs': () => import('../pages/llm-costs/LlmCostsRoutes').then((module) => ({ default: module.LlmCostsRoutes })),
+  models: () => import('../pages/models/ModelsRoutes').then((module) => ({ default: module.ModelsRoutes })),
+};
+
+// The page the address names starts loading now, beside the session request, rather than once
+// the session is known (a cold link to a trace or a dashboard waits for one of them, not both).
+const addressedPage = window.location.pathname.split('/')[3] as keyof typeof PAGE_CHUNKS | undefined;
+if (addressedPage && Object.hasOwn(PAGE_CHUNKS, addressedPage)) void PAGE_CHUNKS[addressedPage]().catch(() => undefined);
+
+const QueryPage = lazy(PAGE_CHUNKS.query);
+const StreamPage = lazy(PAGE_CHUNKS.stream);
+const DashboardsRoutes = lazy(PAGE_CHUNKS.dashboards);
+const MonitorsRoutes = lazy(PAGE_CHUNKS.monitors);
+const DatasetsRoutes = lazy(PAGE_CHUNKS.datasets);
+const SettingsRoutes = lazy(PAGE_CHUNKS.settings);
+const TracesRoutes = lazy(PAGE_CHUNKS.traces);
+const LlmCostsRoutes = lazy(PAGE_CHUNKS['llm-costs']);
+const ModelsRoutes = lazy(PAGE_CHUNKS.models);
 
 const loading = (
   <div className="page-loading" role="status">
