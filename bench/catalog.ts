@@ -81,7 +81,8 @@ async function serve() {
   const { loadConfig } = await import('../src/config');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-'));
   const source = existsSync(SNAPSHOT) ? SNAPSHOT : FIXTURE;
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', MODEL_CATALOG_SOURCE: source, ADMIN_TOKEN: 'xapt-bench-admin-token-0000' });
+  // The whole catalog in one GraphQL page resolves more fields than the default cost budget allows.
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', MODEL_CATALOG_SOURCE: source, ADMIN_TOKEN: 'xapt-bench-admin-token-0000', GRAPHQL_MAX_COST: '2000000' });
   const app = await createApp(config);
   const address = await app.server.listen({ host: '127.0.0.1', port: 0 });
 
