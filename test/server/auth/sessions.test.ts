@@ -75,20 +75,22 @@ describe('an unknown email costs what a wrong password costs', () => {
   });
   afterAll(() => timed.close());
 
-  async function median(email: string): Promise<number> {
-    const times: number[] = [];
+  /** Median times of failed sign-ins for each email, the emails taking turns so that a change in the machine's load weighs on both alike. */
+  async function medians(emails: string[]): Promise<number[]> {
+    const times = emails.map(() => [] as number[]);
     for (let i = 0; i < 9; i++) {
-      const started = performance.now();
-      expect((await login(timed, email, `wrong-password-${i}`)).status).toBe(401);
-      times.push(performance.now() - started);
+      for (const [at, email] of emails.entries()) {
+        const started = performance.now();
+        expect((await login(timed, email, `wrong-password-${i}`)).status).toBe(401);
+        times[at]!.push(performance.now() - started);
+      }
     }
-    return times.sort((a, b) => a - b)[4]!;
+    return times.map((list) => list.sort((a, b) => a - b)[4]!);
   }
 
   it('takes at least half as long for an unknown email', async () => {
-    await median('warm-up@example.com');
-    const wrong = await median('admin@localhost');
-    const unknown = await median('nobody@example.com');
+    await medians(['warm-up@example.com']);
+    const [wrong, unknown] = (await medians(['admin@localhost', 'nobody@example.com'])) as [number, number];
     // A verification of an argon2id hash takes milliseconds; skipping it would answer in well under one.
     expect(wrong).toBeGreaterThan(3);
     expect(unknown).toBeGreaterThanOrEqual(0.5 * wrong);
