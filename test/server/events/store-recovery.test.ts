@@ -5,6 +5,7 @@
 // across checkpoints (the checkpoint threshold lowered so that a few batches pass it). The
 // metrics store recovers the same way, and the health check names the store that is down.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DuckDBEventStore } from '../../../src/events/store/event-store';
 import type { DuckDBMetricsStore } from '../../../src/metrics/store/metrics-store';
 import { startTestServer, type TestServer } from '../../helpers/server';
@@ -24,6 +25,43 @@ async function count(dataset: string): Promise<number> {
   return body.tables[0]!.columns[0]![0]!;
 }
 
+type Lend = (work: (connection: DuckDBConnection) => Promise<void>) => Promise<void>;
+
+/**
+ * Invalidates a database from a borrowed connection (a checkpoint aborted by DuckDB's own
+ * switch) and keeps the connection until `release` is called: the store cannot close the old
+ * database before every connection is back, which leaves time to look at it while it recovers.
+ */
+async function invalidate(lend: Lend): Promise<{ release: () => void; borrower: Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let invalidated!: () => void;
+  const isInvalidated = new Promise<void>((resolve) => (invalidated = resolve));
+  const borrower = lend(async (connection) => {
+    await connection.run(`SET debug_checkpoint_abort = 'before_header'`);
+    await connection.run('CHECKPOINT').then(
+      () => {
+        throw new Error('the checkpoint was expected to fail');
+      },
+      (error: Error) => expect(error.message).toMatch(/FATAL/),
+    );
+    invalidated();
+    await held;
+  });
+  await isInvalidated;
+  return { release, borrower };
+}
+
+/** Polls the health check until it answers other than 200, and returns that answer. */
+async function firstUnhealthy(): Promise<Response> {
+  let answer = await server.request('/healthz');
+  while (answer.status === 200) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    answer = await server.request('/healthz');
+  }
+  return answer;
+}
+
 describe('an invalidated event store', () => {
   it('reports unhealthy, reopens itself and keeps every acknowledged event', async () => {
     expect((await server.request('/v2/datasets', json({ name: 'survivor' }))).status).toBe(200);
@@ -37,34 +75,12 @@ describe('an invalidated event store', () => {
 
     // Recovery is the embedded DuckDB store's own.
     const store = server.app.services.eventStore as DuckDBEventStore;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let invalidated!: () => void;
-    const isInvalidated = new Promise<void>((resolve) => (invalidated = resolve));
-    // Invalidate the database from a borrowed connection and keep the connection a while: the
-    // store cannot close the old database before every connection is back, which leaves time
-    // to look at it while it recovers.
-    const borrower = store.useConnection(async (connection) => {
-      await connection.run(`SET debug_checkpoint_abort = 'before_header'`);
-      await connection.run('CHECKPOINT').then(
-        () => {
-          throw new Error('the checkpoint was expected to fail');
-        },
-        (error: Error) => expect(error.message).toMatch(/FATAL/),
-      );
-      invalidated();
-      await held;
-    });
-    await isInvalidated;
+    const { release, borrower } = await invalidate((work) => store.useConnection(work));
 
     try {
       // Health checks find the invalidated database (checking it at most once a second) and
       // start the recovery; until it is done they answer 503 with the reason.
-      let unhealthy = await server.request('/healthz');
-      while (unhealthy.status === 200) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        unhealthy = await server.request('/healthz');
-      }
+      const unhealthy = await firstUnhealthy();
       expect(unhealthy.status).toBe(503);
       expect(await unhealthy.json()).toMatchObject({ status: 'recovering', reason: expect.stringMatching(/invalidated|FATAL/) });
     } finally {
@@ -90,28 +106,9 @@ describe('an invalidated metrics store', () => {
     const metrics = server.app.services.metrics.store as DuckDBMetricsStore;
     // Tables of a dataset, so the checkpoint has something to write.
     await metrics.createDataset('recovering_metrics');
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let invalidated!: () => void;
-    const isInvalidated = new Promise<void>((resolve) => (invalidated = resolve));
-    const borrower = metrics['database'].useWriter(async (connection) => {
-      await connection.run(`SET debug_checkpoint_abort = 'before_header'`);
-      await connection.run('CHECKPOINT').then(
-        () => {
-          throw new Error('the checkpoint was expected to fail');
-        },
-        (error: Error) => expect(error.message).toMatch(/FATAL/),
-      );
-      invalidated();
-      await held;
-    });
-    await isInvalidated;
+    const { release, borrower } = await invalidate((work) => metrics['database'].useWriter(work));
     try {
-      let unhealthy = await server.request('/healthz');
-      while (unhealthy.status === 200) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        unhealthy = await server.request('/healthz');
-      }
+      const unhealthy = await firstUnhealthy();
       expect(unhealthy.status).toBe(503);
       expect(await unhealthy.json()).toMatchObject({ status: 'recovering', store: 'metrics', reason: expect.stringMatching(/invalidated|FATAL/) });
     } finally {
