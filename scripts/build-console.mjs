@@ -28,6 +28,7 @@ const SOURCES = [
   'console/build',
   'console/public',
   'src/apl/syntax',
+  'src/auth/roles.ts',
 ];
 
 function filesUnder(relative) {

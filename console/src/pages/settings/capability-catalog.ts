@@ -1,44 +1,16 @@
 // The capabilities the API defines, with the actions each allows (Axiom's v2 capability model, as
 // the server validates them in /v2/tokens and /v2/rbac/roles): organization capabilities, and
-// capabilities scoped to a dataset (or every dataset, "*") or to a view.
+// capabilities scoped to a dataset (or every dataset, "*") or to a view. The lists are the
+// server's own (src/auth/roles.ts), so the grid and the API's validation cannot disagree.
+import { ALL_DATASET_ACTIONS, ALL_ORG_ACTIONS, ALL_VIEW_ACTIONS } from '@server/auth/roles';
 import type { Action } from '../../api/settings';
 
 export const ACTIONS: Action[] = ['create', 'read', 'update', 'delete'];
-const CRUD: Action[] = ['create', 'read', 'update', 'delete'];
 
-export const ORG_CAPABILITIES: Record<string, Action[]> = {
-  annotations: CRUD,
-  apiTokens: CRUD,
-  auditLog: ['read'],
-  billing: ['read', 'update'],
-  dashboards: CRUD,
-  datasets: CRUD,
-  endpoints: CRUD,
-  flows: CRUD,
-  integrations: CRUD,
-  monitors: CRUD,
-  notifiers: CRUD,
-  rbac: CRUD,
-  sharedAccessKeys: ['read', 'update'],
-  users: CRUD,
-  views: CRUD,
-};
-
-export const DATASET_CAPABILITIES: Record<string, Action[]> = {
-  ingest: ['create'],
-  query: ['read'],
-  trim: ['update'],
-  vacuum: ['update'],
-  data: ['delete'],
-  share: ['create', 'read', 'delete'],
-  starredQueries: CRUD,
-  virtualFields: CRUD,
-};
-
-export const VIEW_CAPABILITIES: Record<string, Action[]> = {
-  query: ['read'],
-  share: ['create', 'read', 'delete'],
-};
+// The server's own tables: the grid offers exactly what the API accepts.
+export const ORG_CAPABILITIES: Record<string, Action[]> = ALL_ORG_ACTIONS;
+export const DATASET_CAPABILITIES: Record<string, Action[]> = ALL_DATASET_ACTIONS;
+export const VIEW_CAPABILITIES: Record<string, Action[]> = ALL_VIEW_ACTIONS;
 
 /** The base roles every organization has, besides its custom roles. */
 export const BASE_ROLES = [
