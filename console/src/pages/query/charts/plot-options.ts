@@ -15,7 +15,8 @@ const GRID = { stroke: '#e6e9ee', width: 1 };
 /** The time axis and a value axis in the console's colours. */
 export function axes(valueLabel?: string, valueFormat?: (value: number) => string): uPlot.Axis[] {
   return [
-    { stroke: AXIS_STROKE, grid: GRID, ticks: { stroke: GRID.stroke } },
+    // Time labels ("12:05am") are some 60 px wide: ticks at least 80 px apart keep them apart.
+    { stroke: AXIS_STROKE, grid: GRID, ticks: { stroke: GRID.stroke }, space: 80 },
     {
       stroke: AXIS_STROKE,
       grid: GRID,
