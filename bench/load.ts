@@ -7,7 +7,7 @@
 //   npm run bench:load -- --seconds 20 --connections 8
 //   npm run bench:load -- --root /path/to/other/checkout # the same load against another tree
 //
-// `--root` runs `src/main.ts` of another checkout (with its own node_modules) so two versions
+// `--root` runs the server of another checkout (with its own node_modules) so two versions
 // can be compared on the same machine in the same session.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeEvents, ndjsonBody } from './ingest-events';
+import { serverArgs } from './server-command';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 
@@ -165,8 +166,7 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 }
 
 async function startServer(dir: string, port: number): Promise<ChildProcess> {
-  // node with tsx's loader in-process, so the child's RSS is the server's own.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, serverArgs(ROOT), {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: CATALOG },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -188,7 +188,7 @@ const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-load-'));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  console.log(`Server: ${ROOT}/src/main.ts, catalog ${path.basename(CATALOG)}; ${CONNECTIONS} connections for ${SECONDS} s`);
+  console.log(`Server: ${ROOT}, catalog ${path.basename(CATALOG)}; ${CONNECTIONS} connections for ${SECONDS} s`);
   const child = await startServer(dir, port);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   try {

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { makeEvents, ndjsonBatches } from './ingest-events';
+import { serverArgs } from './server-command';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 500);
@@ -62,7 +63,7 @@ function post(agent: http.Agent, port: number, pathname: string, body: Buffer, c
 async function startServer(dir: string): Promise<{ child: ChildProcess; port: number; url: string }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, serverArgs(ROOT), {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -8,10 +8,10 @@
 //   node scripts/build-console.mjs --if-stale  build only when the sources changed; a failed
 //                                              build is reported but does not stop `npm start`:
 //                                              the previous build (or the 503 page) stays
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourcesHash } from './source-stamp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const consoleDir = path.join(root, 'console');
@@ -31,22 +31,6 @@ const SOURCES = [
   'src/auth/roles.ts',
 ];
 
-function filesUnder(relative) {
-  const full = path.join(root, relative);
-  if (!existsSync(full)) return [];
-  if (!statSync(full).isDirectory()) return [relative];
-  return readdirSync(full, { withFileTypes: true })
-    .flatMap((entry) => filesUnder(path.posix.join(relative, entry.name)));
-}
-
-function sourcesHash() {
-  const hash = createHash('sha256');
-  for (const file of SOURCES.flatMap(filesUnder).sort()) {
-    hash.update(file).update('\0').update(readFileSync(path.join(root, file))).update('\0');
-  }
-  return hash.digest('hex');
-}
-
 const ifStale = process.argv.includes('--if-stale');
 
 if (!existsSync(path.join(consoleDir, 'index.html'))) {
@@ -62,7 +46,7 @@ try {
   process.exit(ifStale ? 0 : 1);
 }
 
-const hash = sourcesHash();
+const hash = sourcesHash(root, SOURCES);
 if (ifStale && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === hash) {
   console.log('build-console: console/dist is up to date');
   process.exit(0);

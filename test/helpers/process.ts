@@ -1,17 +1,25 @@
-// Runs the service as its own process (`tsx src/main.ts`), as users start it, for tests that
-// need real signals: graceful shutdown, crashes (SIGKILL) and restarts on the same data.
-import { type ChildProcess, spawn } from 'node:child_process';
+// Runs the service as its own process, as `npm start` does (the compiled server, dist/server,
+// rebuilt first when a source changed), for tests that need real signals: graceful shutdown,
+// crashes (SIGKILL) and restarts on the same data.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+let built = false;
+
+/** Compiles the server unless dist/server already holds a build of the current sources. */
+function buildServer() {
+  if (built) return;
+  execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  built = true;
+}
 
 export interface RunOptions {
   /**
-   * Run the service in this very process (`node --import tsx`) rather than under tsx's CLI,
-   * which runs it in a child: needed when a test kills it with SIGKILL.
+   * Run the TypeScript sources (`node --import tsx src/main.ts`) rather than the compiled server:
+   * for tests whose hooks (`imports`) replace source modules.
    */
-  singleProcess?: boolean;
+  fromSource?: boolean;
   /** Modules to load before the service (`node --import`), e.g. test hooks. */
   imports?: string[];
   /** Keep a pipe to the process's standard input (`child.stdin`) instead of none. */
@@ -32,7 +40,8 @@ export function runMain(
   options: RunOptions = {},
 ): { child: ChildProcess; output: () => string; exited: Promise<number | string> } {
   const imports = (options.imports ?? []).flatMap((module) => ['--import', module]);
-  const args = options.singleProcess ? ['--import', 'tsx', ...imports, 'src/main.ts'] : [TSX, ...imports, 'src/main.ts'];
+  if (!options.fromSource) buildServer();
+  const args = options.fromSource ? ['--import', 'tsx', ...imports, 'src/main.ts'] : [...imports, 'dist/server/main.mjs'];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },

@@ -57,7 +57,7 @@ describe('a crash between deciding and delivering a notification', () => {
     const port = probe.port;
     await probe.close();
 
-    server = await clock.start(env, 60_000, { singleProcess: true });
+    server = await clock.start(env, 60_000, { fromSource: true });
     let client = clientOf(server);
     await client.dataset('crash-logs');
     const notifier = await client.notifier({ name: 'late receiver', properties: { webhook: { url: `http://127.0.0.1:${port}/late` } } });
@@ -78,7 +78,7 @@ describe('a crash between deciding and delivering a notification', () => {
     await server.exited;
 
     receiver = await startReceiver(port);
-    server = await clock.start(env, 60_000, { singleProcess: true });
+    server = await clock.start(env, 60_000, { fromSource: true });
     client = clientOf(server);
     clock.advance(10_000); // the retry falls due
     // It is sent once the new process leads the deliveries: when the killed one's lease expires,
