@@ -10,7 +10,6 @@
 import type Database from 'better-sqlite3';
 import type { PrismaClient } from '../generated/prisma/client';
 import { Leases } from './lease';
-import { openPostgresStore } from './postgres';
 import type { Repository } from './repository';
 import { openSqliteStore } from './sqlite';
 
@@ -54,7 +53,9 @@ export function openRelationalStore(location: string | { provider: 'sqlite'; pat
 export function openRelationalStore(location: DatabaseLocation | string): Promise<RelationalStore>;
 export function openRelationalStore(location: DatabaseLocation | string): Promise<RelationalStore> {
   if (typeof location === 'string') return openSqliteStore(location);
-  return location.provider === 'sqlite' ? openSqliteStore(location.path) : openPostgresStore(location.url, location.poolSize);
+  if (location.provider === 'sqlite') return openSqliteStore(location.path);
+  // PostgreSQL's driver is loaded only where the store is PostgreSQL.
+  return import('./postgres').then(({ openPostgresStore }) => openPostgresStore(location.url, location.poolSize));
 }
 
 export { Leases };

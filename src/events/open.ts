@@ -11,7 +11,6 @@ import { MapFieldRegistry } from '../datasets/schema/map-field-registry';
 import { CLICKHOUSE_QUERY_SETTINGS } from '../apl/dialect/clickhouse';
 import { ChdbExecutor } from '../engines/clickhouse/chdb-executor';
 import { ClickHouseEventStore } from './store/clickhouse-store';
-import { HttpExecutor } from '../engines/clickhouse/http-executor';
 import { DuckDBEventStore } from './store/event-store';
 import type { EventStore } from './store/store';
 
@@ -53,8 +52,11 @@ export async function openEventStore(config: Pick<Config, 'eventStore' | 'duckdb
         preparedStatements: config.queryPreparedStatements,
         logger,
       });
-    case 'clickhouse':
+    case 'clickhouse': {
+      // The ClickHouse HTTP client is loaded only where the store is a ClickHouse server.
+      const { HttpExecutor } = await import('../engines/clickhouse/http-executor');
       return ClickHouseEventStore.open(HttpExecutor.open(location.url, CLICKHOUSE_DEFAULTS), { cluster: location.cluster });
+    }
     case 'chdb':
       return ClickHouseEventStore.open(await ChdbExecutor.open(location.path, CLICKHOUSE_DEFAULTS));
   }

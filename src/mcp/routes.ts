@@ -5,8 +5,8 @@
 // capabilities apply unchanged. A browser `Origin` other than the server's own (or one
 // MCP_ALLOWED_ORIGINS names) is refused with 403, against DNS rebinding. No OAuth metadata is
 // served: only bearer tokens are accepted, and clients that find such metadata may ignore the
-// header they were configured with.
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+// header they were configured with. The protocol's SDK and the tools are loaded by the first
+// request, so a server nobody calls through MCP does not hold them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { credentialsFrom } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
@@ -16,8 +16,10 @@ import { headerReader } from '../rest/shared/headers';
 import type { ServicesOf } from '../rest/shared/plugin-options';
 import { InFlightCalls } from './in-flight';
 import { ToolCallLimiter } from './rate-limit';
-import { createMcpServer } from './server';
 import type { McpServices } from './tool-kit';
+
+let protocolModules: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('./server')]> | undefined;
+const loadProtocol = () => (protocolModules ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./server')]));
 
 export const MCP_PATH = '/mcp';
 
@@ -90,6 +92,7 @@ export async function mcpRoutes(app: FastifyInstance, { services }: ServicesOf<M
 
     for (const requestId of InFlightCalls.cancelledIn(request.body)) inFlight.cancel(principal.tokenId, requestId);
     const connectionSignal = callerGone(reply);
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadProtocol();
     const server = createMcpServer({ principal, services, limiter, inFlight, connectionSignal, logger: services.logger });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();

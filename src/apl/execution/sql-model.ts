@@ -3,12 +3,16 @@
 // {operator, params}), and back to lower-case SQL text. node-sql-parser reads the statement;
 // the model and the printer are ours. Text it cannot read, or a construct outside the model
 // (subqueries, CASE, window functions), gives null.
-import sqlParser from 'node-sql-parser/build/mysql.js';
+import type sqlParserModule from 'node-sql-parser/build/mysql.js';
+import { onFirstUse } from '../../lib/on-first-use';
 
 type Node = Record<string, unknown>;
 export type SqlExpr = Record<string, unknown>;
 
-const parser = new sqlParser.Parser();
+/** The parser (a megabyte of generated code) is loaded by the first parse_sql. */
+const parserPackage = onFirstUse<typeof sqlParserModule>('node-sql-parser/build/mysql.js');
+let sqlParser: InstanceType<typeof sqlParserModule.Parser> | undefined;
+const parser = () => (sqlParser ??= new (parserPackage().Parser)());
 
 class Unsupported extends Error {}
 
@@ -119,7 +123,7 @@ function model(ast: Node): SqlExpr {
 /** The data model of one SQL statement, or null when it cannot be read. */
 export function parseSql(text: string): SqlExpr | null {
   try {
-    const ast = parser.astify(text);
+    const ast = parser().astify(text);
     const statements = Array.isArray(ast) ? ast : [ast];
     if (statements.length !== 1) return null;
     return model(statements[0] as unknown as Node);

@@ -1,5 +1,8 @@
-// Sends mail through the SMTP server of SMTP_URL with nodemailer (one pooled transport).
-import nodemailer, { type Transporter } from 'nodemailer';
+// Sends mail through the SMTP server of SMTP_URL with nodemailer (one pooled transport), loaded
+// with the first message.
+import type nodemailerModule from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { onFirstUse } from '../../lib/on-first-use';
 import { PermanentDeliveryError, TransientDeliveryError } from './http';
 
 export interface MailMessage {
@@ -15,12 +18,14 @@ export interface Mailer {
   close(): void;
 }
 
+const nodemailer = onFirstUse<typeof nodemailerModule>('nodemailer');
+
 export function createMailer(smtpUrl: string | undefined, from: string): Mailer {
   let transport: Transporter | undefined;
   return {
     async send(message) {
       if (!smtpUrl) throw new PermanentDeliveryError('email notifiers need SMTP_URL: the server has no mail server configured');
-      transport ??= nodemailer.createTransport(smtpUrl);
+      transport ??= nodemailer().createTransport(smtpUrl);
       try {
         await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
       } catch (error) {

@@ -4,7 +4,6 @@
 // which starts a session and lands on the console. Refusals are answered in the error shape, or
 // as a small page when a browser asks for HTML; a denial at the provider goes back to the login page.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { OidcSignIn } from '../../auth/oidc';
 import { newSealKey } from '../../auth/oidc-flow';
 import type { Config } from '../../config';
 import { settingOrCreate } from '../../db/settings';
@@ -27,6 +26,8 @@ export const oidcRoutes: FastifyPluginAsync<ServicesOf<'auth' | 'config' | 'logg
   if (!settings) return;
   // One key for every instance over the store, so any of them can finish a sign-in.
   const sealKey = await settingOrCreate(services.store, 'oidc_pending_sign_in_key', newSealKey);
+  // The OpenID Connect client library is loaded only where single sign-on is configured.
+  const { OidcSignIn } = await import('../../auth/oidc');
   const signIn = new OidcSignIn(settings, services.store.prisma, sealKey, services.logger);
   const redirectUri = () => `${services.config.publicUrl}${CALLBACK_PATH}`;
 
