@@ -3,7 +3,7 @@
 // fields the waterfall draws) built into the span tree, and, beside them, the log events that
 // carry its id in any dataset with a trace id field, asked once the waterfall is painted, so they
 // do not compete with it. A new trace or range aborts what was loading.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type DatasetRows, fetchTraceLogs, fetchTraceSpans, type TraceDataset, traceDatasets, type TraceRange } from '../../api/traces';
 import { readLogs } from './log-model';
 import { readSpans } from './span-model';
@@ -58,6 +58,9 @@ function startRequests(key: string, traceId: string, dataset: string | undefined
   return { key, controller, sources, early, earlyAnswers, taken: false };
 }
 
+/** The requests of the trace being opened, until its page's effect takes them. */
+let pendingRequests: FirstRequests | undefined;
+
 export function useTrace(traceId: string, dataset: string | undefined, range: TraceRange | undefined) {
   const [spans, setSpans] = useState<SpansState>({ phase: 'loading' });
   const [logs, setLogs] = useState<LogsState>({ phase: 'loading' });
@@ -66,18 +69,19 @@ export function useTrace(traceId: string, dataset: string | undefined, range: Tr
 
   // The first requests start while the page renders, not in the effect: React may hold back the
   // first commit of a page loaded on demand for a moment (it reveals suspended content in
-  // batches), and effects wait for that commit. The effect takes them over.
+  // batches), and effects wait for that commit. The effect takes them over. They are kept outside
+  // the component: a render React throws away (a suspended one) loses its refs, and the render
+  // that follows must find the requests already sent rather than send them again.
   const requestKey = JSON.stringify([traceId, dataset, start, end]);
-  const firstRequests = useRef<FirstRequests | undefined>(undefined);
-  if (start && end && firstRequests.current?.key !== requestKey) {
-    if (firstRequests.current && !firstRequests.current.taken) firstRequests.current.controller.abort();
-    firstRequests.current = startRequests(requestKey, traceId, dataset, { start, end });
+  if (start && end && (pendingRequests?.key !== requestKey || pendingRequests.controller.signal.aborted)) {
+    if (pendingRequests && !pendingRequests.taken) pendingRequests.controller.abort();
+    pendingRequests = startRequests(requestKey, traceId, dataset, { start, end });
   }
 
   useEffect(() => {
     if (!start || !end) return undefined;
     const bounds = { start, end };
-    const started = firstRequests.current;
+    const started = pendingRequests;
     const { controller, sources, early, earlyAnswers } =
       started && started.key === requestKey && !started.taken ? started : startRequests(requestKey, traceId, dataset, bounds);
     if (started) started.taken = true;
