@@ -1,6 +1,6 @@
 // Runs the query engine's SQL on read connections of their own, with a time budget: when the
 // budget runs out (or the caller aborts) the running statement is interrupted inside DuckDB.
-import { type DuckDBConnection, type DuckDBDataChunk, DuckDBMaterializedResult, type DuckDBResult, type DuckDBValue, JSDuckDBValueConverter } from '@duckdb/node-api';
+import { type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult, type DuckDBValue, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
 import { resultTooLarge, rowBytes } from '../result-size';
 import { StatementCache } from './statement-cache';
@@ -82,16 +82,19 @@ export class QueryRunner {
     const deadline = options.timeoutMs !== undefined ? performance.now() + options.timeoutMs : Infinity;
     let prepared: Awaited<ReturnType<StatementCache['statementFor']>>;
     try {
-      // The statement runs to completion inside DuckDB (interruptible there); its chunks are then
-      // read one at a time, so the time budget and the size limit also hold while reading.
+      // The result is streamed, chunk by chunk (interruptible inside DuckDB, and the time budget
+      // and the size limit hold between chunks). A materialized result would keep its rows in
+      // DuckDB's buffer blocks (256 KiB at least) until V8 collects the object wrapping it, which
+      // V8 does not hurry to do for memory it cannot see: under a stream of small queries those
+      // results held hundreds of MB. A streamed one frees its query state once read to the end.
       prepared = options.reuseStatement ? await this.statements.statementFor(connection, sql) : undefined;
       let result: DuckDBResult;
       if (prepared) {
         if (params) prepared.bind(params);
         else prepared.clearBindings();
-        result = await prepared.run();
+        result = await prepared.stream();
       } else {
-        result = await connection.run(sql, params);
+        result = await connection.stream(sql, params);
       }
       // Read from DuckDB only when asked for: the query engine knows its columns already.
       let columns: QueryColumn[] | undefined;
@@ -99,7 +102,7 @@ export class QueryRunner {
       const rows: unknown[][] = [];
       let bytes = 0;
       for (const chunk of chunksOf(result)) {
-        const next = chunk instanceof Promise ? await chunk : chunk;
+        const next = await chunk;
         if (!next || next.rowCount === 0) break;
         if (stoppedBy) throw new Error('stopped');
         if (performance.now() > deadline) {
@@ -141,15 +144,7 @@ export class QueryRunner {
   }
 }
 
-/**
- * The chunks of a result: those of a materialized result straight from memory (no round trip
- * to DuckDB's threads per chunk), any other one fetched.
- */
-function* chunksOf(result: DuckDBResult): Generator<DuckDBDataChunk | null | Promise<DuckDBDataChunk | null>> {
-  if (result instanceof DuckDBMaterializedResult) {
-    const count = result.chunkCount;
-    for (let index = 0; index < count; index++) yield result.getChunk(index);
-    return;
-  }
+/** The chunks of a result, as DuckDB produces them. */
+function* chunksOf(result: DuckDBResult): Generator<Promise<DuckDBDataChunk | null>> {
   for (;;) yield result.fetchChunk();
 }
