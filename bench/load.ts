@@ -6,6 +6,7 @@
 //   npm run bench:load                                   # 60 s, 32 connections, this checkout
 //   npm run bench:load -- --seconds 20 --connections 8
 //   npm run bench:load -- --root /path/to/other/checkout # the same load against another tree
+//   npm run bench:load -- --only ingest,apl              # only these kinds of request
 //
 // `--root` runs the server of another checkout (with its own node_modules) so two versions
 // can be compared on the same machine in the same session.
@@ -130,14 +131,20 @@ const KINDS: { name: string; weight: number; make(next: () => number): Sent }[] 
   { name: 'healthz', weight: 5, make: () => ({ method: 'GET', path: '/healthz' }) },
 ];
 
+/** `--only ingest,apl`: send only these kinds (to see what one kind costs). */
+const ONLY = option('only', '')
+  .split(',')
+  .filter(Boolean);
+const SENT_KINDS = ONLY.length ? KINDS.filter((kind) => ONLY.includes(kind.name)) : KINDS;
+
 function pickKind(next: () => number) {
-  const total = KINDS.reduce((sum, kind) => sum + kind.weight, 0);
+  const total = SENT_KINDS.reduce((sum, kind) => sum + kind.weight, 0);
   let roll = next() * total;
-  for (const kind of KINDS) {
+  for (const kind of SENT_KINDS) {
     roll -= kind.weight;
     if (roll < 0) return kind;
   }
-  return KINDS.at(-1)!;
+  return SENT_KINDS.at(-1)!;
 }
 
 function send(agent: http.Agent, port: number, sent: Sent, auth = true): Promise<{ status: number; body: Buffer }> {
