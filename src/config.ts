@@ -33,13 +33,27 @@ const byteSize = z.string().transform((text, context) => {
 });
 
 /**
- * DuckDB keeps one 256 KiB block per column of the row group it is checkpointing, so a
- * checkpoint of a dataset at the field limit needs that much memory at once, beside what
- * concurrent queries and appends hold. Below this floor a checkpoint could run out of memory.
+ * DuckDB holds 256 KiB blocks per column of a table while it checkpoints it (the rows not yet
+ * checkpointed, and the compressed segments being written), so the memory a checkpoint needs
+ * grows with the width of the table. Measured with 500 rows of 300, 600 and 1,000 fields, a
+ * checkpoint needed up to about 1 MiB (four blocks) per column; with less it fails, and DuckDB
+ * invalidates the database. So: four blocks per column, beside 128 MiB for concurrent work.
  */
 export const DUCKDB_BLOCK_BYTES = 256 * 1024;
-export function minimumDuckDBMemory(maxFields: number): number {
-  return 2 * maxFields * DUCKDB_BLOCK_BYTES + 128 * 2 ** 20;
+export function minimumDuckDBMemory(columns: number): number {
+  return 4 * columns * DUCKDB_BLOCK_BYTES + 128 * 2 ** 20;
+}
+
+/** The least memory DuckDB is given when DUCKDB_MEMORY_LIMIT is unset, whatever the datasets. */
+export const DUCKDB_AUTO_MEMORY_FLOOR = 256 * 2 ** 20;
+
+/**
+ * DuckDB's memory when DUCKDB_MEMORY_LIMIT is unset, for the widest table it holds (in columns,
+ * system columns included): enough to checkpoint that table beside concurrent work, and never
+ * less than the floor. It grows as datasets widen, so narrow datasets do not pay for the field limit.
+ */
+export function duckDBMemoryForWidth(columns: number): number {
+  return Math.max(DUCKDB_AUTO_MEMORY_FLOOR, minimumDuckDBMemory(columns));
 }
 
 const envSchema = z.object({
@@ -141,8 +155,9 @@ const envSchema = z.object({
   /** How often the access of every live tail client is checked again (ms); a client whose access went away gets an error. */
   LIVE_TAIL_ACCESS_CHECK_MS: positiveInt(10_000),
   /**
-   * DuckDB's memory (default 1GiB, and at least 2 x MAX_FIELDS_PER_DATASET x 256 KiB + 128 MiB);
-   * beyond it, operators spill to disk.
+   * DuckDB's memory for events; beyond it, operators spill to disk. Unset: sized by the widest
+   * dataset, 1 MiB per field + 128 MiB and at least 256 MiB, growing as datasets widen. Set:
+   * fixed, and at least 1 MiB x MAX_FIELDS_PER_DATASET + 128 MiB.
    */
   DUCKDB_MEMORY_LIMIT: byteSize.optional(),
   /** Where DuckDB spills (default `$DATA_DIR/events.duckdb.tmp`). */
@@ -394,7 +409,8 @@ export interface GraphQLLimits {
 }
 
 export interface DuckDBSettings {
-  memoryLimitBytes: number;
+  /** DUCKDB_MEMORY_LIMIT; undefined: sized by the widest dataset (duckDBMemoryForWidth). */
+  memoryLimitBytes: number | undefined;
   tempDirectory: string;
   maxTempDirectoryBytes: number | undefined;
 }
@@ -486,8 +502,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(e.DATA_DIR);
   const duckdbPath = path.join(dataDir, 'events.duckdb');
   const minimumMemory = minimumDuckDBMemory(e.MAX_FIELDS_PER_DATASET);
-  const memoryLimitBytes = e.DUCKDB_MEMORY_LIMIT ?? Math.max(2 ** 30, minimumMemory);
-  if (memoryLimitBytes < minimumMemory) {
+  const memoryLimitBytes = e.DUCKDB_MEMORY_LIMIT;
+  if (memoryLimitBytes !== undefined && memoryLimitBytes < minimumMemory) {
     throw new ConfigError(
       `Invalid configuration:\n  DUCKDB_MEMORY_LIMIT: must be at least ${Math.ceil(minimumMemory / 2 ** 20)} MiB with MAX_FIELDS_PER_DATASET=${e.MAX_FIELDS_PER_DATASET} ` +
         '(a checkpoint of a dataset at the field limit needs that much)',

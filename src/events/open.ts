@@ -2,7 +2,7 @@
 // server, or ClickHouse embedded through chdb), the field registry (brought in step with the
 // store), the per-dataset writer and the ingest service.
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import { type Config, duckDBMemoryForWidth } from '../config';
 import type { RelationalStore } from '../db/store';
 import { DatasetEvents } from '../ingest/dataset-events';
 import { IngestService } from '../ingest/ingest-service';
@@ -46,7 +46,7 @@ export async function openEventStore(config: Pick<Config, 'eventStore' | 'duckdb
   switch (location.engine) {
     case 'duckdb':
       return DuckDBEventStore.open(location.path, {
-        memoryLimit: `${Math.floor(config.duckdb.memoryLimitBytes / 1024)}KiB`,
+        ...(config.duckdb.memoryLimitBytes !== undefined ? { memoryLimit: `${Math.floor(config.duckdb.memoryLimitBytes / 1024)}KiB` } : { memoryForWidth: duckDBMemoryForWidth }),
         tempDirectory: config.duckdb.tempDirectory,
         ...(config.duckdb.maxTempDirectoryBytes ? { maxTempDirectorySize: `${Math.floor(config.duckdb.maxTempDirectoryBytes / 1024)}KiB` } : {}),
         preparedStatements: config.queryPreparedStatements,

@@ -96,17 +96,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TLS_CERT: '/c.pem' })).toThrow(/TLS_CERT and TLS_KEY must be set together/);
   });
 
-  it('sizes DuckDB memory for a checkpoint at the field limit and refuses less', () => {
+  it('sizes DuckDB memory by the widest dataset unless told, and refuses a fixed limit below the field limit', () => {
     const defaults = loadConfig({});
     expect(defaults.graphql).toEqual({ maxDepth: 15, maxCost: 200_000, maxTokens: 5000, timeoutMs: 30_000 });
-    expect(defaults.duckdb).toEqual({ memoryLimitBytes: 2 ** 30, tempDirectory: path.resolve('./data/events.duckdb.tmp'), maxTempDirectoryBytes: undefined });
-    // 2 × 4,096 fields × 256 KiB + 128 MiB = 2,176 MiB, more than the 1 GiB default.
-    expect(loadConfig({ MAX_FIELDS_PER_DATASET: '4096' }).duckdb.memoryLimitBytes).toBe(2176 * 2 ** 20);
+    expect(defaults.duckdb).toEqual({ memoryLimitBytes: undefined, tempDirectory: path.resolve('./data/events.duckdb.tmp'), maxTempDirectoryBytes: undefined });
     expect(loadConfig({ DUCKDB_MEMORY_LIMIT: '2GiB', DUCKDB_MAX_TEMP_DIRECTORY_SIZE: '10GB' }).duckdb).toMatchObject({
       memoryLimitBytes: 2 * 2 ** 30,
       maxTempDirectoryBytes: 10e9,
     });
-    expect(() => loadConfig({ DUCKDB_MEMORY_LIMIT: '256MB' })).toThrow(/DUCKDB_MEMORY_LIMIT: must be at least 640 MiB with MAX_FIELDS_PER_DATASET=1024/);
+    // 4 × 1,024 fields × 256 KiB + 128 MiB = 1,152 MiB.
+    expect(loadConfig({ DUCKDB_MEMORY_LIMIT: '1152MiB' }).duckdb.memoryLimitBytes).toBe(1152 * 2 ** 20);
+    expect(() => loadConfig({ DUCKDB_MEMORY_LIMIT: '1GiB' })).toThrow(/DUCKDB_MEMORY_LIMIT: must be at least 1152 MiB with MAX_FIELDS_PER_DATASET=1024/);
+    expect(loadConfig({ DUCKDB_MEMORY_LIMIT: '256MiB', MAX_FIELDS_PER_DATASET: '100' }).duckdb.memoryLimitBytes).toBe(256 * 2 ** 20);
     expect(() => loadConfig({ DUCKDB_MEMORY_LIMIT: 'plenty' })).toThrow(/DUCKDB_MEMORY_LIMIT: must be a size/);
   });
 

@@ -31,7 +31,15 @@ export interface EventStoreOptions extends Omit<DuckDBDatabaseOptions, 'label'> 
    * created in DuckDB's storage format v1.5 or later, which the store then creates new files in.
    */
   mixedColumns?: MixedColumnType;
+  /**
+   * Sizes DuckDB's memory by the widest table (its column count), raised as tables widen; used
+   * when `memoryLimit` is not given.
+   */
+  memoryForWidth?: (columns: number) => number;
 }
+
+/** A byte count as a DuckDB size setting. */
+const kib = (bytes: number) => `${Math.floor(bytes / 1024)}KiB`;
 
 /** The first DuckDB storage format that holds VARIANT columns. */
 const VARIANT_STORAGE_VERSION = 'v1.5.0';
@@ -79,6 +87,10 @@ export class DuckDBEventStore implements EventStore {
   private nextRowId = 1n;
   private readonly mixedColumns: MixedColumnType;
   readonly queries: QueryRunner;
+  /** Sizes DuckDB's memory by the widest table, when no fixed limit was given. */
+  private memoryForWidth: ((columns: number) => number) | undefined;
+  /** The memory limit set for the widest table so far (0: the one the database opened with). */
+  private memorySetFor = 0;
   private database!: DuckDBDatabase;
 
   private constructor(
@@ -91,11 +103,13 @@ export class DuckDBEventStore implements EventStore {
 
   static async open(databasePath: string, options: EventStoreOptions = {}): Promise<DuckDBEventStore> {
     const store = new DuckDBEventStore(databasePath, options);
+    const { memoryForWidth } = options;
+    store.memoryForWidth = options.memoryLimit === undefined ? memoryForWidth : undefined;
     store.database = await DuckDBDatabase.open(
       databasePath,
       {
         ...options,
-        memoryLimit: options.memoryLimit ?? '1GB',
+        memoryLimit: options.memoryLimit ?? (memoryForWidth ? kib(memoryForWidth(0)) : '1GB'),
         ...(options.mixedColumns === 'VARIANT' ? { storageVersion: VARIANT_STORAGE_VERSION } : {}),
       },
       (useWriter) => store.loadTables(useWriter),
@@ -151,6 +165,9 @@ export class DuckDBEventStore implements EventStore {
         if (!columns) this.tables.set(table, (columns = []));
         columns.push({ column, ...readColumnComment(column, dataType, comment) });
       }
+      // A database opened again starts from the limit it was opened with.
+      this.memorySetFor = 0;
+      await this.fitMemory(connection, 0);
       const tables = [...this.tables.keys()].filter((table) => this.tables.get(table)!.some((c) => c.column === ROW_ID_FIELD));
       if (tables.length === 0) return;
       const maxima = tables.map((table) => `SELECT max(${quoteIdentifier(ROW_ID_FIELD)}) AS m FROM ${quoteIdentifier(table)}`);
@@ -209,6 +226,8 @@ export class DuckDBEventStore implements EventStore {
           if (columnComment(added.column, added.field, added.type) !== undefined) await connection.run(commentSql(table, added));
           columns.push(added);
         }
+        // Before the rows: the commit may checkpoint the wider table.
+        if (batch.addColumns.length > 0) await this.fitMemory(connection, columns.length);
         for (const widened of batch.widenColumns) {
           const column = columns.find((c) => c.column === widened.column);
           if (!column) throw new Error(`no column ${widened.column} in ${batch.table}`);
@@ -245,6 +264,20 @@ export class DuckDBEventStore implements EventStore {
         throw error;
       }
     });
+  }
+
+  /**
+   * Raises DuckDB's memory limit to what the widest table needs (the tables known, or one about
+   * to have `width` columns), when the store sizes it by width. Never lowers it.
+   */
+  private async fitMemory(connection: DuckDBConnection, width: number): Promise<void> {
+    if (!this.memoryForWidth) return;
+    let widest = width;
+    for (const columns of this.tables.values()) widest = Math.max(widest, columns.length);
+    if (widest <= this.memorySetFor) return;
+    const bytes = this.memoryForWidth(widest);
+    if (bytes > this.memoryForWidth(this.memorySetFor)) await connection.run(`SET GLOBAL memory_limit = '${kib(bytes)}'`);
+    this.memorySetFor = widest;
   }
 
   /** How a column of this field type is kept: a mixed field as this store's mixed column type. */

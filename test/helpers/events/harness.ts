@@ -28,10 +28,21 @@ export interface EventsHarness {
   destroy(): Promise<void>;
 }
 
-export async function openEventsHarness(options: { dir?: string; maxFields?: number; mixedColumns?: MixedColumnType } = {}): Promise<EventsHarness> {
+export interface HarnessOptions {
+  dir?: string;
+  maxFields?: number;
+  mixedColumns?: MixedColumnType;
+  /** Size DuckDB's memory by the widest table instead of the fixed 128 MB. */
+  memoryForWidth?: (columns: number) => number;
+}
+
+export async function openEventsHarness(options: HarnessOptions = {}): Promise<EventsHarness> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'eventdeck-events-'));
   const relational = await openRelationalStore(path.join(dir, 'eventdeck.db'));
-  const store = await DuckDBEventStore.open(path.join(dir, 'events.duckdb'), { memoryLimit: '128MB', ...(options.mixedColumns ? { mixedColumns: options.mixedColumns } : {}) });
+  const store = await DuckDBEventStore.open(path.join(dir, 'events.duckdb'), {
+    ...(options.memoryForWidth ? { memoryForWidth: options.memoryForWidth } : { memoryLimit: '128MB' }),
+    ...(options.mixedColumns ? { mixedColumns: options.mixedColumns } : {}),
+  });
   const registry = new FieldRegistry(relational.repository, store);
   await registry.reconcile();
   const events = new DatasetEvents(store, registry, options.maxFields ?? 1024);
