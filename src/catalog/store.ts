@@ -38,6 +38,35 @@ type PriceRow = {
   cacheWriteCostPerToken: number | null;
 };
 
+/**
+ * Rows written or read by one Prisma query. Prisma's query compiler (WebAssembly) takes a whole
+ * query, data included, into its linear memory, which grows to the largest query it saw and never
+ * shrinks: the whole catalog in one query (some 2,500 models with their JSON) left 27 MB there
+ * for the life of the process. In slices of this many rows it stays a few MB.
+ */
+const ROWS_PER_QUERY = 200;
+
+function slices<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += ROWS_PER_QUERY) result.push(items.slice(start, start + ROWS_PER_QUERY));
+  return result;
+}
+
+/** Every row of a query read in slices: `page(after)` returns the rows past `after` by `keyOf`, in order. */
+async function readAll<Row>(page: (after: number) => Promise<Row[]>, keyOf: (row: Row) => number): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let after = -1; ; ) {
+    const slice = await page(after);
+    rows.push(...slice);
+    if (slice.length < ROWS_PER_QUERY) return rows;
+    after = keyOf(slice.at(-1)!);
+  }
+}
+
+/** The whole price history, oldest period first. */
+const readPrices = (client: Pick<RelationalStore['prisma'], 'catalogPrice'>) =>
+  readAll((after) => client.catalogPrice.findMany({ where: { id: { gt: after } }, orderBy: { id: 'asc' }, take: ROWS_PER_QUERY }), (row) => row.id);
+
 const periodOf = (row: PriceRow): StoredPricePeriod => ({
   id: row.id,
   modelId: row.modelId,
@@ -58,14 +87,16 @@ export async function replaceCatalog(
   const row = await store.prisma.$transaction(
     async (tx) => {
       await tx.catalogModel.deleteMany();
-      await tx.catalogModel.createMany({
-        data: records.map((record, position) => ({
-          id: record.model_id,
-          providerId: record.provider_id,
-          position,
-          record: JSON.stringify(record),
-        })),
-      });
+      for (const [index, slice] of slices(records).entries()) {
+        await tx.catalogModel.createMany({
+          data: slice.map((record, offset) => ({
+            id: record.model_id,
+            providerId: record.provider_id,
+            position: index * ROWS_PER_QUERY + offset,
+            record: JSON.stringify(record),
+          })),
+        });
+      }
       const created = await tx.catalogSync.create({
         data: {
           source: sync.source,
@@ -83,8 +114,8 @@ export async function replaceCatalog(
       if (changes.close.length > 0) {
         await tx.catalogPrice.updateMany({ where: { id: { in: changes.close } }, data: { validTo: sync.syncedAt } });
       }
-      if (changes.open.length > 0) {
-        await tx.catalogPrice.createMany({ data: changes.open.map((period) => ({ ...period, syncId: created.id })) });
+      for (const slice of slices(changes.open)) {
+        await tx.catalogPrice.createMany({ data: slice.map((period) => ({ ...period, syncId: created.id })) });
       }
       return created;
     },
@@ -95,12 +126,14 @@ export async function replaceCatalog(
 
 /** The stored catalog with the sync that wrote it, or undefined when nothing was imported yet. */
 export async function readStoredCatalog(store: RelationalStore): Promise<StoredCatalog | undefined> {
-  const { prisma } = store;
-  const [rows, sync, priceRows] = await prisma.$transaction([
-    prisma.catalogModel.findMany({ orderBy: { position: 'asc' } }),
-    prisma.catalogSync.findFirst({ orderBy: { id: 'desc' } }),
-    prisma.catalogPrice.findMany({ orderBy: { id: 'asc' } }),
-  ]);
+  const { rows, sync, priceRows } = await store.prisma.$transaction(
+    async (tx) => ({
+      rows: await readAll((after) => tx.catalogModel.findMany({ where: { position: { gt: after } }, orderBy: { position: 'asc' }, take: ROWS_PER_QUERY }), (row) => row.position),
+      sync: await tx.catalogSync.findFirst({ orderBy: { id: 'desc' } }),
+      priceRows: await readPrices(tx),
+    }),
+    { timeout: 60_000 },
+  );
   if (!sync || rows.length === 0) return undefined;
   const records = rows.map((row) => JSON.parse(row.record) as ModelRecord);
   let prices: PricePeriod[] = priceRows.map(periodOf);
@@ -135,9 +168,9 @@ async function seedPriceHistory(store: RelationalStore, records: readonly ModelR
   }));
   await store.prisma.$transaction(async (tx) => {
     if ((await tx.catalogPrice.count()) > 0) return;
-    await tx.catalogPrice.createMany({ data: periods.map((period) => ({ ...period, syncId })) });
+    for (const slice of slices(periods)) await tx.catalogPrice.createMany({ data: slice.map((period) => ({ ...period, syncId })) });
   });
-  return (await store.prisma.catalogPrice.findMany({ orderBy: { id: 'asc' } })).map(periodOf);
+  return (await readPrices(store.prisma)).map(periodOf);
 }
 
 /**
