@@ -114,8 +114,11 @@ const envSchema = z.object({
   CONSOLE_ENABLED: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
   /** Directory of the built web console served at /app/ (default: console/dist of this checkout). */
   CONSOLE_DIST_DIR: z.string().min(1).optional(),
-  /** Ingest requests parsed and written at once, every door together. */
-  INGEST_CONCURRENCY: positiveInt(2),
+  /**
+   * Ingest requests parsed and written at once, every door together (those waiting for the same
+   * dataset are written together, in one transaction).
+   */
+  INGEST_CONCURRENCY: positiveInt(4),
   /** Bytes of ingest bodies held in memory at once, shared fairly between tokens (bytes or `512MB`, `2GiB`). */
   INGEST_BUFFER_BYTES: byteSize.default(256 * 2 ** 20),
   /** An ingest body that sends nothing this long (ms) is refused with 408. */

@@ -9,6 +9,7 @@ import { requireEventsDataset } from '../datasets/datasets';
 import { KeyedLock } from '../lib/keyed-lock';
 import { SYSTEM_STORED_FIELDS } from '../fields/system-fields';
 import type { DatasetRef, FieldRegistry } from '../datasets/schema/field-registry';
+import { mergeBatches, splitOutcome } from './merge-batches';
 import { planSchema } from './schema-plan';
 import { type EventStore, LayoutChangedError } from '../events/store/store';
 
@@ -32,8 +33,27 @@ export interface WrittenRows {
   count: number;
 }
 
+/** A batch waiting for its dataset, and who to tell how its write went. */
+interface WaitingWrite {
+  batch: PreparedBatch;
+  receivedNs: bigint;
+  resolve: (outcome: WriteOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Batches of one dataset that will be written together, and their rows. */
+interface WriteGroup {
+  entries: WaitingWrite[];
+  rows: number;
+}
+
+/** Most rows written together in one transaction (a single larger batch still goes alone). */
+const MAX_ROWS_PER_GROUP = 50_000;
+
 export class DatasetEvents {
   private readonly lock = new KeyedLock();
+  /** Per table: the batches waiting for the write after the running one. */
+  private readonly waiting = new Map<string, WriteGroup>();
   /** Told after events are committed (the live tail): synchronous, must not throw or wait. */
   private readonly writeListeners: ((dataset: DatasetRef, written: WrittenRows) => void)[] = [];
 
@@ -99,25 +119,74 @@ export class DatasetEvents {
     this.writeListeners.push(listener);
   }
 
-  /** Stores a prepared batch in one transaction; events past the field limit fail alone. */
+  /**
+   * Stores a prepared batch in one transaction; events past the field limit fail alone. Batches
+   * that wait for the dataset while another write runs are written together, in one transaction,
+   * when it is done (each told its own outcome); should that shared write fail, each is written
+   * alone, so one batch cannot fail another.
+   */
   write(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
     requireEventsDataset(dataset);
-    return this.lock.run(dataset.tableName, async () => {
-      // Another instance sharing the store may change the table's layout between planning and
-      // writing (the lock is per instance); the store notices and the batch is planned again.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const outcome = await this.writeOnce(dataset, batch, receivedNs);
-          if (outcome.ingested > 0) {
-            const written = { firstRowId: outcome.firstRowId, lastRowId: outcome.lastRowId, count: outcome.ingested };
-            for (const listener of this.writeListeners) listener(dataset, written);
-          }
-          return outcome;
-        } catch (error) {
-          if (!(error instanceof LayoutChangedError) || attempt >= 5) throw error;
-        }
+    return new Promise<WriteOutcome>((resolve, reject) => {
+      const table = dataset.tableName;
+      const entry: WaitingWrite = { batch, receivedNs, resolve, reject };
+      const group = this.waiting.get(table);
+      if (group && group.rows + batch.rowCount <= MAX_ROWS_PER_GROUP) {
+        group.entries.push(entry);
+        group.rows += batch.rowCount;
+        return;
       }
+      const fresh: WriteGroup = { entries: [entry], rows: batch.rowCount };
+      this.waiting.set(table, fresh);
+      this.lock
+        .run(table, async () => {
+          // Batches that come from now on wait for the next write.
+          if (this.waiting.get(table) === fresh) this.waiting.delete(table);
+          await this.writeGroup(dataset, fresh.entries);
+        })
+        // writeGroup tells every batch; this only catches a fault of its own.
+        .catch((error: unknown) => fresh.entries.forEach((waiting) => waiting.reject(error)));
     });
+  }
+
+  private async writeGroup(dataset: DatasetRef, entries: WaitingWrite[]): Promise<void> {
+    if (entries.length > 1) {
+      const batches = entries.map((entry) => entry.batch);
+      const merged = mergeBatches(batches);
+      const receivedNs = entries.reduce((latest, entry) => (entry.receivedNs > latest ? entry.receivedNs : latest), 0n);
+      try {
+        const outcomes = splitOutcome(await this.writeAndTell(dataset, merged.batch, receivedNs), merged, batches);
+        entries.forEach((entry, index) => entry.resolve(outcomes[index]!));
+        return;
+      } catch (error) {
+        this.logger?.warn({ err: error, dataset: dataset.name, batches: entries.length }, 'a shared write of several batches failed; writing each alone');
+      }
+    }
+    for (const entry of entries) {
+      try {
+        entry.resolve(await this.writeAndTell(dataset, entry.batch, entry.receivedNs));
+      } catch (error) {
+        entry.reject(error);
+      }
+    }
+  }
+
+  /** One transaction, told to the listeners once committed; planned again if another instance changed the layout. */
+  private async writeAndTell(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {
+    // Another instance sharing the store may change the table's layout between planning and
+    // writing (the lock is per instance); the store notices and the batch is planned again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const outcome = await this.writeOnce(dataset, batch, receivedNs);
+        if (outcome.ingested > 0) {
+          const written = { firstRowId: outcome.firstRowId, lastRowId: outcome.lastRowId, count: outcome.ingested };
+          for (const listener of this.writeListeners) listener(dataset, written);
+        }
+        return outcome;
+      } catch (error) {
+        if (!(error instanceof LayoutChangedError) || attempt >= 5) throw error;
+      }
+    }
   }
 
   private async writeOnce(dataset: DatasetRef, batch: PreparedBatch, receivedNs: bigint): Promise<WriteOutcome> {

@@ -110,8 +110,9 @@ describe('many requests from one token', () => {
     const queuedBefore = 16 - finished.length;
     await Promise.all([...flood, send(patient, 'patient')]);
     expect(queuedBefore).toBeGreaterThan(6);
-    // Fair turns: the other token waits for the requests in progress, not for the whole flood.
-    expect(finished.indexOf('patient')).toBeLessThan(16 - queuedBefore + 4);
+    // Fair turns: the other token waits for the requests in progress (at most the 4 turns of
+    // INGEST_CONCURRENCY, and the write they share), not for the whole flood.
+    expect(finished.indexOf('patient')).toBeLessThan(16 - queuedBefore + 6);
     expect(await count('flood')).toBe(17 * 5000);
   }, 60_000);
 });
