@@ -37,6 +37,7 @@ import {
   SYSTEM_COLUMNS_SQL,
 } from '../../engines/clickhouse/layout';
 import { RowIdAllocator } from '../../engines/clickhouse/row-ids';
+import { type KeptLayouts, keptLayoutsOf } from './clickhouse-layouts';
 import { tabSeparated, textFor, type TsvColumn } from '../../engines/clickhouse/tsv';
 
 export interface ClickHouseStoreOptions {
@@ -54,6 +55,8 @@ export class ClickHouseEventStore implements EventStore {
   readonly dialect = clickhouseDialect;
   readonly aplRunner: AplRunner;
   private readonly known = new Set<string>();
+  /** Layouts of an engine only this process reaches (chdb), kept between statements; a shared server's are read afresh every time. */
+  private readonly layouts: KeptLayouts | undefined;
   private readonly rowIds = new RowIdAllocator();
   private closing: Promise<void> | undefined;
   private healthState: StoreHealth = { state: 'ok' };
@@ -67,6 +70,7 @@ export class ClickHouseEventStore implements EventStore {
     readonly cluster: string | undefined,
   ) {
     this.aplRunner = createClickHouseRunner(executor);
+    this.layouts = executor.engine === 'chdb' ? keptLayoutsOf(executor) : undefined;
   }
 
   get engine(): 'clickhouse' | 'chdb' {
@@ -136,6 +140,16 @@ export class ClickHouseEventStore implements EventStore {
   }
 
   async layoutOf(table: string): Promise<readonly StoredColumn[] | undefined> {
+    if (!this.layouts) return this.readLayout(table);
+    const kept = this.layouts.get(table);
+    if (kept) {
+      this.known.add(table);
+      return kept;
+    }
+    return this.layouts.read(table, () => this.readLayout(table));
+  }
+
+  private async readLayout(table: string): Promise<readonly StoredColumn[] | undefined> {
     const { rows } = await this.executor.query(
       `SELECT name, type, comment FROM system.columns WHERE database = currentDatabase() AND table = ${quoteLiteral(table)} ORDER BY position`,
     );
@@ -144,7 +158,7 @@ export class ClickHouseEventStore implements EventStore {
       return undefined;
     }
     this.known.add(table);
-    return (rows as [string, string, string][]).map(([physical, type, comment]) => {
+    return (rows as [string, string, string][]).map(([physical, type, comment]): StoredColumn => {
       if (SYSTEM_STORED_FIELDS.some((field) => field.column === physical)) {
         return { column: physical, field: physical, type: physical === ROW_ID_FIELD ? 'integer' : 'datetime' };
       }
@@ -153,25 +167,36 @@ export class ClickHouseEventStore implements EventStore {
     });
   }
 
+  /** Runs a change of the table's layout, forgetting the layout kept of it. */
+  private changing<T>(table: string, run: () => Promise<T>): Promise<T> {
+    return this.layouts ? this.layouts.change(table, run) : run();
+  }
+
   async createTable(table: string): Promise<void> {
     const order = `ORDER BY (${quoteIdentifier(TIME_FIELD)}, ${quoteIdentifier(ROW_ID_FIELD)})`;
-    for (const sql of createTableSql(table, SYSTEM_COLUMNS_SQL, 'MergeTree', order, quoteIdentifier(ROW_ID_FIELD), this.cluster)) await this.executor.command(sql);
+    await this.changing(table, async () => {
+      for (const sql of createTableSql(table, SYSTEM_COLUMNS_SQL, 'MergeTree', order, quoteIdentifier(ROW_ID_FIELD), this.cluster)) await this.executor.command(sql);
+    });
     this.known.add(table);
   }
 
   async dropTable(table: string): Promise<void> {
-    for (const name of [...this.physical(table)].reverse()) {
-      await this.executor.command(`DROP TABLE IF EXISTS ${quoteIdentifier(name)}${this.onCluster}`, { settings: { ...SYNC } });
-    }
+    await this.changing(table, async () => {
+      for (const name of [...this.physical(table)].reverse()) {
+        await this.executor.command(`DROP TABLE IF EXISTS ${quoteIdentifier(name)}${this.onCluster}`, { settings: { ...SYNC } });
+      }
+    });
     this.known.delete(table);
   }
 
   /** Runs `ALTER TABLE <table> <actions>` on every physical table. */
   private async alter(table: string, actions: string[]): Promise<void> {
     if (actions.length === 0) return;
-    for (const name of this.physical(table)) {
-      await this.executor.command(`ALTER TABLE ${quoteIdentifier(name)}${this.onCluster} ${actions.join(', ')}`, { settings: { ...SYNC } });
-    }
+    await this.changing(table, async () => {
+      for (const name of this.physical(table)) {
+        await this.executor.command(`ALTER TABLE ${quoteIdentifier(name)}${this.onCluster} ${actions.join(', ')}`, { settings: { ...SYNC } });
+      }
+    });
   }
 
   /** Rewrites every value of a column (on the replicated table; the Distributed one holds none). */
@@ -254,7 +279,10 @@ export class ClickHouseEventStore implements EventStore {
         settings: insertSettings(this.executor.engine, this.cluster),
       });
     } catch (error) {
-      if (error instanceof ClickHouseError && LAYOUT_ERRORS.has(error.code)) throw new LayoutChangedError(table);
+      if (error instanceof ClickHouseError && LAYOUT_ERRORS.has(error.code)) {
+        this.layouts?.forget(table);
+        throw new LayoutChangedError(table);
+      }
       throw error;
     }
     return { firstRowId: ids[0]!, lastRowId: ids[ids.length - 1]!, chunks: 1 };
