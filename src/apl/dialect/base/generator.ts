@@ -238,6 +238,12 @@ export abstract class SqlGenerator<W extends SqlExprWriter<W>> {
       const column = rel.columns[i]!;
       return `${this.scanItem(column, rel.sourceColumns.get(column.id)!)} AS ${this.id(column.id)}`;
     });
+    const where = this.scanConditions(rel);
+    return `SELECT ${items.join(', ')} FROM ${this.tableName(rel.dataset.table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  }
+
+  /** The conditions of a scan's WHERE: its time range and its cursor. */
+  protected scanConditions(rel: ScanRel): string[] {
     const time = this.storedColumn(rel.sourceColumns.get(rel.timeColumnId)!);
     const rowId = this.storedColumn(rel.sourceColumns.get(rel.rowIdColumnId)!);
     const where: string[] = [];
@@ -252,7 +258,7 @@ export abstract class SqlGenerator<W extends SqlExprWriter<W>> {
       where.push(`${time} ${timeOp}= ${at}`);
       where.push(`(${time} ${timeOp} ${at} OR (${time} = ${at} AND ${rowId} ${rowOp} ${cursorRowId.toString()}))`);
     }
-    return `SELECT ${items.join(', ')} FROM ${this.tableName(rel.dataset.table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    return where;
   }
 
   private sort(rel: Extract<Rel, { op: 'sort' }>): string {

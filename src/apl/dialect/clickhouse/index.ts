@@ -5,7 +5,7 @@
 // ../base/generator.ts; this file gives ClickHouse's spellings.
 import { columnIdentifier, dateTime64Sql, quoteIdentifier } from '../../../engines/clickhouse/layout';
 import { type Rel, type RelColumn, requiredColumns, type TExpr } from '../../semantic/plan';
-import { type GeneratorFeatures, type NodeWriters, type SampleRel, SqlGenerator, type ValuesRel } from '../base/generator';
+import { type GeneratorFeatures, type NodeWriters, orderKeysSql, type SampleRel, SqlGenerator, type ValuesRel } from '../base/generator';
 import type { CompiledSql, CompileOptions, SqlDialect } from '../dialect';
 import { aggregateSql } from './aggregates';
 import { ExprWriter } from './expressions';
@@ -14,6 +14,7 @@ import { joinPriceLookups } from './pricing';
 import { rolledUpPricing } from './pricing-rollup';
 import { compileAnsweringServerCalls } from './server-statement';
 import { expandSql, seriesSql, windowSql } from './relations';
+import { type FilteredScan, type FlatAggregate, type FlatScan, flatAggregateOf, flatScanOf } from './flat-scans';
 
 const id = (columnId: string) => quoteIdentifier(columnId);
 
@@ -55,6 +56,73 @@ class Generator extends SqlGenerator<ExprWriter> {
 
   protected id(columnId: string): string {
     return id(columnId);
+  }
+
+  /** Filters, a sort by time, a summarize and a limit straight over a scan are written as one SELECT (./flat-scans.ts). */
+  override rel(rel: Rel): string {
+    const flat = flatScanOf(rel);
+    // A bare scan is the base writer's.
+    if (flat && (flat.predicates.length > 0 || flat.order !== undefined || flat.limit !== undefined)) {
+      return this.flatScanSql(flat, this.kept(flat.scan).map((i) => flat.scan.columns[i]!));
+    }
+    const aggregate = flatAggregateOf(rel);
+    if (aggregate) return this.flatAggregateSql(aggregate);
+    return super.rel(rel);
+  }
+
+  /**
+   * A flat statement whose columns are the statement's, in its order, is the whole statement: the
+   * SELECT that would pick them from it is left out (ClickHouse plans each SELECT anew).
+   */
+  override compile(rel: Rel, columns: RelColumn[]): CompiledSql {
+    const ids = columns.map((column) => column.id);
+    const flat = flatScanOf(rel);
+    if (flat) {
+      const scanColumns = new Set(flat.scan.columns.map((column) => column.id));
+      const kept = this.kept(flat.scan).map((i) => flat.scan.columns[i]!.id);
+      if (new Set(ids).size === ids.length && ids.every((columnId) => scanColumns.has(columnId)) && kept.every((columnId) => ids.includes(columnId))) {
+        return { sql: this.flatScanSql(flat, columns), params: [] };
+      }
+    }
+    const aggregate = flatAggregateOf(rel);
+    if (aggregate && aggregate.aggregate.columns.length === ids.length && aggregate.aggregate.columns.every((column, i) => column.id === ids[i])) {
+      return { sql: this.flatAggregateSql(aggregate), params: [] };
+    }
+    return super.compile(rel, columns);
+  }
+
+  /** The table and the WHERE of a flat statement: the scan's range and cursor, and the filters. */
+  private flatSource({ scan, predicates }: FilteredScan): string {
+    const where = [...this.scanConditions(scan), ...predicates.map((predicate) => `(${this.expr(predicate)})`)];
+    return `${this.tableName(scan.dataset.table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  }
+
+  /** Scan items, as the base writer writes them. */
+  private scanItems(scan: FilteredScan['scan'], items: readonly RelColumn[]): string[] {
+    return items.map((column) => `${this.scanItem(column, scan.sourceColumns.get(column.id)!)} AS ${id(column.id)}`);
+  }
+
+  /** `SELECT <items of the scan> FROM <table> WHERE <range, cursor, filters> ORDER BY ... LIMIT ...`. */
+  private flatScanSql(flat: FlatScan, items: readonly RelColumn[]): string {
+    const order = flat.order !== undefined ? ` ORDER BY ${flat.order}` : '';
+    const limit = flat.limit !== undefined ? ` LIMIT ${flat.limit}` : '';
+    return `SELECT ${this.scanItems(flat.scan, items).join(', ')} FROM ${this.flatSource(flat)}${order}${limit}`;
+  }
+
+  /**
+   * `WITH <items of the scan> SELECT <groups>, <aggregates> FROM <table> WHERE ... GROUP BY ...
+   * ORDER BY ... LIMIT ...`: the scan's items are named in WITH, where the groups, aggregates and
+   * filters read them as they read the scan's columns.
+   */
+  private flatAggregateSql({ aggregate, under, sort, limit }: FlatAggregate): string {
+    const { scan } = under;
+    const scanItems = this.scanItems(scan, this.kept(scan).map((i) => scan.columns[i]!));
+    const groups = aggregate.groups.map((group, i) => `${this.expr(group)} AS ${id(aggregate.columns[i]!.id)}`);
+    const aggregates = aggregate.aggregates.map((agg, i) => `${this.nodes.aggregateSql(this.writer, agg)} AS ${id(aggregate.columns[aggregate.groups.length + i]!.id)}`);
+    const groupBy = groups.length ? ` GROUP BY ${aggregate.groups.map((_, i) => id(aggregate.columns[i]!.id)).join(', ')}` : '';
+    const order = sort ? ` ORDER BY ${orderKeysSql(this.writer, sort)}` : '';
+    const limited = limit !== undefined ? ` LIMIT ${limit}` : '';
+    return `WITH ${scanItems.join(', ')} SELECT ${[...groups, ...aggregates].join(', ')} FROM ${this.flatSource(under)}${groupBy}${order}${limited}`;
   }
 
   /** An input without lookups is read as it is; join sides need not come back in order. */
