@@ -108,6 +108,10 @@ export function readColumnComment(column: string, type: string, comment: string 
   return { field: column, type: fallback };
 }
 
+/** The second last written by `dateTime64Text` and its text: a batch's events mostly share seconds. */
+let lastSecond: bigint | undefined;
+let lastSecondText = '';
+
 /** Epoch nanoseconds as DateTime64 text ("2024-01-01 00:00:00.123456789", UTC) for TabSeparated input. */
 export function dateTime64Text(nanos: bigint): string {
   let seconds = nanos / 1_000_000_000n;
@@ -116,8 +120,12 @@ export function dateTime64Text(nanos: bigint): string {
     fraction += 1_000_000_000n;
     seconds -= 1n;
   }
-  const date = new Date(Number(seconds) * 1000).toISOString();
-  return `${date.slice(0, 10)} ${date.slice(11, 19)}.${fraction.toString().padStart(9, '0')}`;
+  if (seconds !== lastSecond) {
+    const date = new Date(Number(seconds) * 1000).toISOString();
+    lastSecondText = `${date.slice(0, 10)} ${date.slice(11, 19)}.`;
+    lastSecond = seconds;
+  }
+  return `${lastSecondText}${fraction.toString().padStart(9, '0')}`;
 }
 
 /** A nanosecond time as a ClickHouse expression of type DateTime64(9, 'UTC'). */

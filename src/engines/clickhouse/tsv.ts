@@ -26,7 +26,8 @@ export function textFor(type: FieldType): (value: ColumnValue) => string {
     case 'array':
       return (value) => escapeText(Array.isArray(value) ? JSON.stringify(value) : String(value));
     case 'integer':
-      return (value) => BigInt(value as number).toString();
+      // A safe integer's decimal text is the same as its BigInt's, without making one.
+      return (value) => (Number.isSafeInteger(value) ? String(value) : BigInt(value as number).toString());
     case 'float':
       return (value) => floatText(value as number);
     case 'boolean':
