@@ -28,6 +28,9 @@ export class CatalogService {
   private readonly now: () => Date;
   private readonly listeners: ((snapshot: CatalogSnapshot) => void)[] = [];
   private refreshState: RefreshState | undefined;
+  /** The UTC day `today()` last wrote, and the epoch milliseconds it spans. */
+  private day: { text: string; from: number; until: number } | undefined;
+  private lastGeneration: { version: number; today: string; refreshVersion: number; value: string } | undefined;
 
   constructor(
     private readonly store: RelationalStore,
@@ -57,7 +60,28 @@ export class CatalogService {
 
   /** Today in UTC, the reference date of every deprecation decision. */
   today(): string {
-    return todayUtc(this.now());
+    // Asked on every catalog request: the date is written once per day, not once per call.
+    const time = this.now().getTime();
+    const day = this.day;
+    if (day && time >= day.from && time < day.until) return day.text;
+    const text = todayUtc(new Date(time));
+    const from = Date.parse(`${text}T00:00:00.000Z`);
+    this.day = { text, from, until: from + 86_400_000 };
+    return text;
+  }
+
+  /**
+   * Changes whenever an answer read from the catalog may change: a new snapshot, a new day
+   * (deprecation) or a new refresh state (metadata). Kept answers are keyed by it.
+   */
+  generation(): string {
+    const { version } = this.snapshot;
+    const today = this.today();
+    const last = this.lastGeneration;
+    if (last?.version === version && last.today === today && last.refreshVersion === this.refreshVersion) return last.value;
+    const value = `${version} ${today} ${this.refreshVersion}`;
+    this.lastGeneration = { version, today, refreshVersion: this.refreshVersion, value };
+    return value;
   }
 
   /**
