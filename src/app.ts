@@ -8,6 +8,7 @@ import { registerCompression } from './console/compression';
 import { registerConsole } from './console/plugin';
 import { openRelationalStore } from './db/store';
 import { mountGraphQL } from './graphql/server/yoga';
+import { AnswerReplay, installAnswerReplay } from './rest/shared/answer-replay';
 import { registerErrorHandling } from './rest/shared/error-handler';
 import { parseJsonBodies } from './rest/shared/json-body';
 import { registerRestRoutes } from './rest/routes';
@@ -37,6 +38,12 @@ export async function createApp(config: Config, logger: Logger = pino({ level: c
       : {}),
   }) as unknown as FastifyInstance;
 
+  // Public catalog answers (REST and GraphQL) are replayed in front of the router once sent
+  // (src/rest/shared/answer-replay.ts); not while every request is logged, replayed ones would not be.
+  if (config.logLevel !== 'debug' && config.logLevel !== 'trace') {
+    const catalogPaths = ['/api/v1/models', '/api/v1/providers', '/api/v1/metadata'];
+    installAnswerReplay(server, new AnswerReplay({ generation: () => services.catalog.generation(), getPrefixes: catalogPaths, postUrls: ['/graphql'] }));
+  }
   registerErrorHandling(server);
   // Before any route: compression attaches itself to the routes declared after it.
   await registerCompression(server);

@@ -10,6 +10,7 @@ import { getOperationAST, type DocumentNode, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { CatalogService } from '../../catalog/service';
 import { CatalogVersionCache } from '../../catalog/version-cache';
+import type { AnswerReplay } from '../../rest/shared/answer-replay';
 
 const CATALOG_ROOT_FIELDS = new Set(['models', 'model', 'providers', 'provider', 'catalogMetadata', '__typename']);
 
@@ -40,7 +41,11 @@ export class CatalogResponseCache {
   /** The key and catalog version of each request that missed, fixed before it executes. */
   private readonly misses = new WeakMap<FastifyRequest, { key: string; version: number }>();
 
-  constructor(private readonly catalog: CatalogService) {}
+  constructor(
+    private readonly catalog: CatalogService,
+    /** Where answers sent from this cache are offered for replay in front of the router. */
+    private readonly answerReplay?: AnswerReplay,
+  ) {}
 
   /** Marks requests whose execution may be cached; add it to Yoga's plugins. */
   readonly plugin: Plugin<{ req?: FastifyRequest }> = {
@@ -78,12 +83,13 @@ export class CatalogResponseCache {
     }
     reply.status(cached.status);
     for (const [name, value] of cached.headers) reply.header(name, value);
+    this.answerReplay?.keep(request, reply, cached.body);
     reply.send(cached.body);
     return true;
   }
 
   /** Keeps Yoga's answer when its operation was catalog-only; returns the body to send. */
-  async keep(request: FastifyRequest, response: Response): Promise<Buffer | undefined> {
+  async keep(request: FastifyRequest, reply: FastifyReply, response: Response): Promise<Buffer | undefined> {
     const miss = this.misses.get(request);
     if (!miss || !this.cacheable.has(request) || response.status !== 200) return undefined;
     const body = Buffer.from(await response.arrayBuffer());
@@ -92,6 +98,7 @@ export class CatalogResponseCache {
       if (name !== 'content-length' && name !== 'date' && name !== 'connection') headers.push([name, value]);
     });
     this.responses.set(miss.version, miss.key, { status: response.status, headers, body });
+    this.answerReplay?.keep(request, reply, body);
     return body;
   }
 }

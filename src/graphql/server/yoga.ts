@@ -13,7 +13,7 @@ import { protection } from './protection';
 
 export function mountGraphQL(app: FastifyInstance, services: Services) {
   // Public catalog queries are answered from bytes kept per catalog version (see catalog-cache.ts).
-  const catalogResponses = new CatalogResponseCache(services.catalog);
+  const catalogResponses = new CatalogResponseCache(services.catalog, app.answerReplay);
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
     plugins: [protection({ ...services.config.graphql, jsonMaxDepth: services.config.jsonMaxDepth }), catalogResponses.plugin],
@@ -41,6 +41,8 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
   app.route({
     url: yoga.graphqlEndpoint,
     method: ['GET', 'POST', 'OPTIONS'],
+    // A body read ahead by the answer replay (src/rest/shared/answer-replay.ts) is parsed from there.
+    preParsing: (request, _reply, payload, done) => done(null, app.answerReplay?.bodyStream(request.raw) ?? payload),
     handler: async (req, reply) => {
       if (catalogResponses.replay(req, reply)) return reply;
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
@@ -60,7 +62,7 @@ export function mountGraphQL(app: FastifyInstance, services: Services) {
         reply.header('x-accel-buffering', 'no');
       }
       reply.status(response.status);
-      reply.send((await catalogResponses.keep(req, response)) ?? response.body);
+      reply.send((await catalogResponses.keep(req, reply, response)) ?? response.body);
       return reply;
     },
   });

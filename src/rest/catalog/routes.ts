@@ -1,7 +1,8 @@
 // The model catalog's REST routes (/api/v1/models, /providers, /metadata): public, CORS-enabled,
 // read-only. Each handler parses its parameters, asks CatalogService, shapes the records
 // (project, then fill-with-zeros) and renders json, csv or jsonl. Rendered bodies are reused
-// until the next sync.
+// until the next sync, and the answers sent are offered for replay in front of the router
+// (src/rest/shared/answer-replay.ts).
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogService } from '../../catalog/service';
@@ -71,6 +72,7 @@ function serve(
     rendered = { body: Buffer.from(render(query)), contentType: CONTENT_TYPE[query.format] };
     cache.set(version, key, rendered);
   }
+  request.server.answerReplay?.keep(request, reply, rendered.body);
   return reply.type(rendered.contentType).send(rendered.body);
 }
 
