@@ -1,8 +1,9 @@
 // Runs the query engine's SQL on read connections of their own, with a time budget: when the
 // budget runs out (or the caller aborts) the running statement is interrupted inside DuckDB.
-import { type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult, type DuckDBValue, JSDuckDBValueConverter } from '@duckdb/node-api';
+import { type DuckDBConnection, type DuckDBDataChunk, DuckDBMaterializedResult, type DuckDBResult, type DuckDBValue, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
 import { resultTooLarge, rowBytes } from '../result-size';
+import { trackResult } from './result-memory';
 import { StatementCache } from './statement-cache';
 
 export type QueryParams = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -82,27 +83,26 @@ export class QueryRunner {
     const deadline = options.timeoutMs !== undefined ? performance.now() + options.timeoutMs : Infinity;
     let prepared: Awaited<ReturnType<StatementCache['statementFor']>>;
     try {
-      // The result is streamed, chunk by chunk (interruptible inside DuckDB, and the time budget
-      // and the size limit hold between chunks). A materialized result would keep its rows in
-      // DuckDB's buffer blocks (256 KiB at least) until V8 collects the object wrapping it, which
-      // V8 does not hurry to do for memory it cannot see: under a stream of small queries those
-      // results held hundreds of MB. A streamed one frees its query state once read to the end.
+      // The statement runs to completion inside DuckDB (interruptible there); its chunks are then
+      // read one at a time, so the time budget and the size limit also hold while reading.
       prepared = options.reuseStatement ? await this.statements.statementFor(connection, sql) : undefined;
       let result: DuckDBResult;
       if (prepared) {
         if (params) prepared.bind(params);
         else prepared.clearBindings();
-        result = await prepared.stream();
+        result = await prepared.run();
       } else {
-        result = await connection.stream(sql, params);
+        result = await connection.run(sql, params);
       }
+      // What the result holds is released only when V8 collects it: counted, so that it does.
+      trackResult(result, result instanceof DuckDBMaterializedResult ? result.chunkCount : 1);
       // Read from DuckDB only when asked for: the query engine knows its columns already.
       let columns: QueryColumn[] | undefined;
       const columnsOf = () => (columns ??= result.columnNames().map((name, index) => ({ name, type: result.columnType(index).toString() })));
       const rows: unknown[][] = [];
       let bytes = 0;
       for (const chunk of chunksOf(result)) {
-        const next = await chunk;
+        const next = chunk instanceof Promise ? await chunk : chunk;
         if (!next || next.rowCount === 0) break;
         if (stoppedBy) throw new Error('stopped');
         if (performance.now() > deadline) {
@@ -144,7 +144,15 @@ export class QueryRunner {
   }
 }
 
-/** The chunks of a result, as DuckDB produces them. */
-function* chunksOf(result: DuckDBResult): Generator<Promise<DuckDBDataChunk | null>> {
+/**
+ * The chunks of a result: those of a materialized result straight from memory (no round trip
+ * to DuckDB's threads per chunk), any other one fetched.
+ */
+function* chunksOf(result: DuckDBResult): Generator<DuckDBDataChunk | null | Promise<DuckDBDataChunk | null>> {
+  if (result instanceof DuckDBMaterializedResult) {
+    const count = result.chunkCount;
+    for (let index = 0; index < count; index++) yield result.getChunk(index);
+    return;
+  }
   for (;;) yield result.fetchChunk();
 }
