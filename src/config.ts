@@ -115,10 +115,11 @@ const envSchema = z.object({
   /** Directory of the built web console served at /app/ (default: console/dist of this checkout). */
   CONSOLE_DIST_DIR: z.string().min(1).optional(),
   /**
-   * Ingest requests parsed and written at once, every door together (those waiting for the same
-   * dataset are written together, in one transaction).
+   * Ingest requests parsed and written at once, every door together. Above 2, requests waiting
+   * for the same dataset are written together, in one transaction: more ingest throughput, at
+   * the cost of queries' latency while ingest saturates the machine.
    */
-  INGEST_CONCURRENCY: positiveInt(4),
+  INGEST_CONCURRENCY: positiveInt(2),
   /** Bytes of ingest bodies held in memory at once, shared fairly between tokens (bytes or `512MB`, `2GiB`). */
   INGEST_BUFFER_BYTES: byteSize.default(256 * 2 ** 20),
   /** An ingest body that sends nothing this long (ms) is refused with 408. */

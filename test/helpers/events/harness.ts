@@ -34,6 +34,8 @@ export interface HarnessOptions {
   mixedColumns?: MixedColumnType;
   /** Size DuckDB's memory by the widest table instead of the fixed 128 MB. */
   memoryForWidth?: (columns: number) => number;
+  /** Ingest turns (INGEST_CONCURRENCY); the service's default when unset. */
+  ingestConcurrency?: number;
 }
 
 export async function openEventsHarness(options: HarnessOptions = {}): Promise<EventsHarness> {
@@ -47,7 +49,7 @@ export async function openEventsHarness(options: HarnessOptions = {}): Promise<E
   await registry.reconcile();
   const events = new DatasetEvents(store, registry, options.maxFields ?? 1024);
   const mapFields = new MapFieldRegistry(relational.prisma, relational.repository);
-  const ingest = new IngestService(events, store, mapFields);
+  const ingest = new IngestService(events, store, mapFields, options.ingestConcurrency ? { concurrency: options.ingestConcurrency, bufferBytes: 256 * 2 ** 20 } : undefined);
   const now = new Date().toISOString();
   relational.sqlite
     .prepare(`INSERT OR IGNORE INTO organizations (id, name, updated_at) VALUES ('org-test', 'test', ?)`)

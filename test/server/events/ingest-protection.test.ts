@@ -111,8 +111,8 @@ describe('many requests from one token', () => {
     const queuedBefore = FLOOD - finished.length;
     await Promise.all([...flood, send(patient, 'patient')]);
     expect(queuedBefore).toBeGreaterThan(12);
-    // Fair turns: the other token waits for the requests in progress (the 4 turns of
-    // INGEST_CONCURRENCY, and those written in the same transaction as it), not for the whole flood.
+    // Fair turns: the other token waits for the requests in progress (INGEST_CONCURRENCY's turns,
+    // and those written in the same transaction as it), not for the whole flood.
     expect(finished.indexOf('patient')).toBeLessThan(FLOOD - queuedBefore + 8);
     expect(await count('flood')).toBe((FLOOD + 1) * 5000);
   }, 60_000);

@@ -4,6 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EventsHarness, openEventsHarness } from '../../helpers/events/harness';
 
+/** Turns enough for a request being written and two waiting (INGEST_CONCURRENCY 4). */
+const TURNS = 4;
+
 const harnesses: EventsHarness[] = [];
 afterEach(async () => {
   for (const harness of harnesses.splice(0)) await harness.destroy();
@@ -32,7 +35,7 @@ function holdFirstAppend(h: EventsHarness) {
 
 describe('writes of one dataset that wait together', () => {
   it('are committed in one transaction and answered one by one', async () => {
-    const h = await openEventsHarness({ maxFields: 4 });
+    const h = await openEventsHarness({ maxFields: 4, ingestConcurrency: TURNS });
     harnesses.push(h);
     const dataset = await h.createDataset('grouped');
     const held = holdFirstAppend(h);
@@ -64,7 +67,7 @@ describe('writes of one dataset that wait together', () => {
   });
 
   it('writes each batch alone when the shared write fails, so one cannot fail the other', async () => {
-    const h = await openEventsHarness();
+    const h = await openEventsHarness({ ingestConcurrency: TURNS });
     harnesses.push(h);
     const dataset = await h.createDataset('isolated');
     const held = holdFirstAppend(h);
