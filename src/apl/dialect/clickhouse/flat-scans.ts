@@ -66,14 +66,15 @@ export interface FlatScan extends FilteredScan {
   limit?: number;
 }
 
+/** A limit on top of `rel`, taken off: its count and what it limits. */
+function withoutLimit(rel: Rel): { node: Rel; limit: number | undefined } {
+  return rel.op === 'limit' ? { node: rel.input, limit: rel.count } : { node: rel, limit: undefined };
+}
+
 /** `rel` as a flat scan (a limit over a sort by time over filters over a scan, each optional), or undefined. */
 export function flatScanOf(rel: Rel): FlatScan | undefined {
-  let node = rel;
-  let limit: number | undefined;
-  if (node.op === 'limit') {
-    limit = node.count;
-    node = node.input;
-  }
+  const { limit, node: limited } = withoutLimit(rel);
+  let node = limited;
   let order: string | undefined;
   if (node.op === 'sort') {
     const under = filteredScan(node.input);
@@ -96,12 +97,8 @@ export interface FlatAggregate {
 
 /** `rel` as a flat aggregate, or undefined (price lookups and subqueries keep their nodes). */
 export function flatAggregateOf(rel: Rel): FlatAggregate | undefined {
-  let node = rel;
-  let limit: number | undefined;
-  if (node.op === 'limit') {
-    limit = node.count;
-    node = node.input;
-  }
+  const { limit, node: limited } = withoutLimit(rel);
+  let node = limited;
   let sort: readonly SortKeyPlan[] | undefined;
   if (node.op === 'sort') {
     sort = node.keys;
