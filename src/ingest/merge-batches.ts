@@ -6,9 +6,6 @@ import { widenFieldType } from '../fields/types';
 import type { WriteOutcome } from './dataset-events';
 import type { BatchField, PreparedBatch } from './prepare';
 
-/** Rows a data chunk holds (DuckDB's vector size): how `chunks` is counted per request. */
-const CHUNK_ROWS = 2048;
-
 /** Where each batch's rows start in the merged batch. */
 export interface MergedBatches {
   batch: PreparedBatch;
@@ -74,6 +71,8 @@ export function splitOutcome(outcome: WriteOutcome, merged: MergedBatches, batch
     const firstRowId = ingested > 0 ? nextId : 0n;
     const lastRowId = ingested > 0 ? nextId + BigInt(ingested - 1) : 0n;
     nextId += BigInt(ingested);
-    return { ingested, firstRowId, lastRowId, rejected, chunks: Math.ceil(ingested / CHUNK_ROWS) };
+    // The store's blocks, shared out by rows (whatever a block is to that store).
+    const chunks = outcome.ingested > 0 ? Math.ceil((outcome.chunks * ingested) / outcome.ingested) : 0;
+    return { ingested, firstRowId, lastRowId, rejected, chunks };
   });
 }
