@@ -10,13 +10,14 @@ import { createContext } from './context';
 import { maskGraphQLError } from './errors';
 import { graphiqlPage } from './graphiql';
 import { protection } from './protection';
+import { sharedPayloads } from './shared-payloads';
 
 export function mountGraphQL(app: FastifyInstance, services: Services) {
   // Public catalog queries are answered from bytes kept per catalog version (see catalog-cache.ts).
   const catalogResponses = new CatalogResponseCache(services.catalog, app.answerReplay);
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
-    plugins: [protection({ ...services.config.graphql, jsonMaxDepth: services.config.jsonMaxDepth }), catalogResponses.plugin],
+    plugins: [protection({ ...services.config.graphql, jsonMaxDepth: services.config.jsonMaxDepth }), catalogResponses.plugin, sharedPayloads()],
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'eventdeck GraphQL', defaultQuery: '{\n  catalogMetadata {\n    modelCount\n  }\n}\n' },
     // GraphiQL with every script and style inlined: the page needs nothing but this server.
