@@ -61,18 +61,23 @@ function subscribe(port: number, dataset: string, filter: string | undefined): P
 
 interface Phase {
   rate: number;
+  /** The server's CPU seconds. */
   cpu: number;
+  /** This process's CPU seconds (the ingest clients and the subscribers reading their streams). */
+  clientCpu: number;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function ingestPhase(server: BenchServer, agent: http.Agent, dataset: string, bodies: Buffer[]): Promise<Phase> {
   const cpuBefore = cpuSecondsOf(server.child.pid!);
+  const clientBefore = process.cpuUsage();
   const seconds = await drive(bodies, CLIENTS, async (body) => {
     const answer = await post(agent, server.port, `/v1/datasets/${dataset}/ingest`, { 'content-type': 'application/x-ndjson' }, body);
     if (answer.status !== 200) throw new Error(`ingest: ${answer.status} ${answer.body.toString()}`);
   });
-  return { rate: EVENTS / seconds, cpu: cpuSecondsOf(server.child.pid!) - cpuBefore };
+  const client = process.cpuUsage(clientBefore);
+  return { rate: EVENTS / seconds, cpu: cpuSecondsOf(server.child.pid!) - cpuBefore, clientCpu: (client.user + client.system) / 1e6 };
 }
 
 async function main() {
@@ -134,7 +139,7 @@ async function main() {
 
     const ratios = tailedPhases.map((phase, round) => phase.rate / ((untailed[round]!.rate + untailed[round + 1]!.rate) / 2));
     const rate = (value: number) => Math.round(value).toLocaleString('en-US');
-    const cpu = (phases: Phase[]) => phases.map((phase) => phase.cpu.toFixed(1)).join(', ');
+    const cpu = (phases: Phase[]) => `${phases.map((phase) => phase.cpu.toFixed(1)).join(', ')} s; bench process ${phases.map((phase) => phase.clientCpu.toFixed(1)).join(', ')}`;
     console.log(`NDJSON ingest, ${EVENTS.toLocaleString('en-US')} events in batches of ${BATCH}, ${CLIENTS} clients, ${ROUNDS} rounds:`);
     console.log(`  no live tail:  ${untailed.map((phase) => rate(phase.rate)).join(', ')} events/s  (server CPU ${cpu(untailed)} s)`);
     console.log(`  ${SUBSCRIBERS} subscribers (${unfiltered} unfiltered, ${SUBSCRIBERS - unfiltered} over ${FILTERS.length} filters): ${tailedPhases.map((phase) => rate(phase.rate)).join(', ')} events/s  (server CPU ${cpu(tailedPhases)} s)`);

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { DomainError, limitExceeded } from '../errors';
 import type { WrittenRows } from '../ingest/dataset-events';
-import { heldLimit, Subscriber, type SubscriberOptions } from './subscriber';
+import { sentBetweenReads, Subscriber, type SubscriberOptions } from './subscriber';
 import { Tail, type TailDataset, type TailSource, type TailTiming } from './tail';
 
 export interface LiveTailSettings extends Omit<TailTiming, 'readIntervalMs'>, SubscriberOptions {
@@ -121,9 +121,9 @@ export class LiveTailHub {
     const key = filter ?? '';
     let tail = byFilter.get(key);
     if (!tail) {
-      // A read brings no more than a subscriber may hold (older events would only be dropped),
-      // and no more often than subscribers are sent messages.
-      const timing = { ...this.settings, readLimit: Math.min(this.settings.readLimit, heldLimit(this.settings)), readIntervalMs: this.settings.messageIntervalMs };
+      // A read brings no more than a subscriber may send before the next read (older events
+      // would only be dropped unsent), and no more often than subscribers are sent messages.
+      const timing = { ...this.settings, readLimit: Math.min(this.settings.readLimit, sentBetweenReads(this.settings)), readIntervalMs: this.settings.messageIntervalMs };
       byFilter.set(key, (tail = new Tail(dataset, filter, this.source, timing, this.logger)));
     }
     return tail;

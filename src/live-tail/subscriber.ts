@@ -58,6 +58,13 @@ const SECONDS_HELD = 2;
 /** How many events a subscriber holds at most with these options. */
 export const heldLimit = (options: SubscriberOptions) => Math.max(1, Math.min(options.queueLimit, SECONDS_HELD * options.maxEventsPerSecond));
 
+/**
+ * Events one subscriber can be sent from one read of its tail: a message's worth at its pace
+ * (tails read once per message interval), never more than it holds.
+ */
+export const sentBetweenReads = (options: SubscriberOptions) =>
+  Math.min(heldLimit(options), options.messageLimit, Math.max(1, Math.ceil((options.maxEventsPerSecond * options.messageIntervalMs) / 1000)));
+
 /** The index of the first id above `after` in rising `ids`. */
 function firstAfter(ids: readonly bigint[], after: bigint): number {
   let low = 0;
