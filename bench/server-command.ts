@@ -4,10 +4,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-launch.mjs';
+
+export { SERVER_ENV };
 
 /** Arguments for `node` that start the server of the checkout at `root`, from `root`. */
 export function serverArgs(root: string): string[] {
   if (!existsSync(path.join(root, 'scripts', 'build-server.mjs'))) return ['--import', 'tsx', 'src/main.ts'];
   execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
-  return ['dist/server/main.mjs'];
+  return [...SERVER_NODE_FLAGS, 'dist/server/main.mjs'];
 }
