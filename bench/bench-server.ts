@@ -9,7 +9,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_ENV, serverArgs } from './server-command';
+import { serverArgs } from './server-command';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_TOKEN = 'xapt-bench-admin-token-0123456789';
@@ -36,7 +36,7 @@ async function startServerOnce(): Promise<BenchServer> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? []), ...serverArgs(ROOT)], {
     cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENV, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
+    env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let attempt = 0; ; attempt++) {

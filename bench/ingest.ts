@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, DuckDBTimestampNanosecondsValue } from '@duckdb/node-api';
 import { quoteIdentifier } from '../src/engines/duckdb/layout';
 import { makeEvents, ndjsonBatches, RAW_COLUMNS, type TypedRow, typedRows } from './ingest-events';
-import { SERVER_ENV, serverArgs } from './server-command';
+import { serverArgs } from './server-command';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
@@ -191,7 +191,7 @@ async function httpTarget(): Promise<Target> {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, serverArgs(ROOT), {
     cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENV, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
+    env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitForHealth(url, child);

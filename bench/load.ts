@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeEvents, ndjsonBody } from './ingest-events';
-import { SERVER_ENV, serverArgs } from './server-command';
+import { serverArgs } from './server-command';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 
@@ -175,7 +175,7 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 async function startServer(dir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, serverArgs(ROOT), {
     cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENV, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: CATALOG },
+    env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: CATALOG },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let attempt = 0; attempt < 600; attempt++) {

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { makeEvents, ndjsonBatches } from './ingest-events';
-import { SERVER_ENV, serverArgs } from './server-command';
+import { serverArgs } from './server-command';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 500);
@@ -65,7 +65,7 @@ async function startServer(dir: string): Promise<{ child: ChildProcess; port: nu
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, serverArgs(ROOT), {
     cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENV, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
+    env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let attempt = 0; attempt < 300; attempt++) {

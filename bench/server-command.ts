@@ -4,9 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-launch.mjs';
-
-export { SERVER_ENV };
+import { SERVER_NODE_FLAGS } from '../scripts/server-launch.mjs';
 
 /** Arguments for `node` that start the server of the checkout at `root`, from `root`. */
 export function serverArgs(root: string): string[] {

@@ -1,3 +1,2 @@
 // Types of server-launch.mjs (plain JavaScript, read by package scripts and TypeScript alike).
 export declare const SERVER_NODE_FLAGS: readonly string[];
-export declare const SERVER_ENV: Readonly<Record<string, string>>;

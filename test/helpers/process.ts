@@ -3,7 +3,7 @@
 // crashes (SIGKILL) and restarts on the same data.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/server-launch.mjs';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-launch.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let built = false;
@@ -45,7 +45,7 @@ export function runMain(
   const args = options.fromSource ? ['--import', 'tsx', ...imports, 'src/main.ts'] : [...SERVER_NODE_FLAGS, ...imports, 'dist/server/main.mjs'];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...SERVER_ENV, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let output = '';
