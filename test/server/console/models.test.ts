@@ -57,7 +57,10 @@ describe.skipIf(!chromiumAvailable)('Models pages', () => {
     await expect.poll(() => shownIds(page), { timeout: 15_000 }).toEqual(everything.slice(0, 50).map((model) => model.model_id));
 
     await page.getByRole('combobox', { name: 'Provider', exact: true }).selectOption('openai');
-    await page.getByRole('checkbox', { name: 'vision' }).check();
+    // The box follows the address, which the router updates in a transition: click, then wait for it.
+    const vision = page.getByRole('checkbox', { name: 'vision' });
+    await vision.click();
+    await expect.poll(() => vision.isChecked(), { timeout: 15_000 }).toBe(true);
     const openaiVision = await catalog('providers=openai&capability=vision');
     expect(openaiVision.length).toBeGreaterThan(0);
     await expect.poll(() => shownIds(page), { timeout: 15_000 }).toEqual(openaiVision.map((model) => model.model_id));
@@ -67,7 +70,8 @@ describe.skipIf(!chromiumAvailable)('Models pages', () => {
 
     // Back to every provider: at most $1 per million input tokens, cheapest output first.
     await page.getByRole('combobox', { name: 'Provider', exact: true }).selectOption('');
-    await page.getByRole('checkbox', { name: 'vision' }).uncheck();
+    await vision.click();
+    await expect.poll(() => vision.isChecked(), { timeout: 15_000 }).toBe(false);
     await page.getByLabel('Max input price ($/M tokens)').fill('1');
     await page.getByRole('combobox', { name: 'Sort by', exact: true }).selectOption('output-price');
     const cheap = everything.filter((model) => model.input_cost_per_million !== null && model.input_cost_per_million <= 1);

@@ -2,7 +2,7 @@
 // API), by context window, prices and a text search (here), sorted, a page of 50 at a time; pick
 // two to four models to compare them side by side.
 import { Columns3 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { catalogFacets, listModels } from '../../api/models';
 import { capabilityLabel, formatPerMillion, formatTokens } from './format';
@@ -24,7 +24,16 @@ export function ModelsListPage() {
     [state.provider, state.type, state.capabilities.join(',')],
   );
 
-  const update = (next: Partial<ListState>) => setSearch(searchFrom({ ...state, page: 0, ...next }), { replace: true });
+  // Each change starts from the last one written, not from the address this render saw: two
+  // changes in a row (a provider, then a capability, before React renders between them) must
+  // both stay.
+  const written = useRef<{ from: URLSearchParams; next: URLSearchParams } | undefined>(undefined);
+  const update = (next: Partial<ListState> | ((current: ListState) => Partial<ListState>)) => {
+    const current = listStateFrom(written.current?.from === search ? written.current.next : search);
+    const nextSearch = searchFrom({ ...current, page: 0, ...(typeof next === 'function' ? next(current) : next) });
+    written.current = { from: search, next: nextSearch };
+    setSearch(nextSearch, { replace: true });
+  };
   const shown = useMemo(() => (models.data ? sortModels(refine(models.data, state), state.sort) : []), [models.data, state]);
   const pageCount = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
   const page = Math.min(state.page, pageCount - 1);
@@ -33,7 +42,7 @@ export function ModelsListPage() {
   const toggleSelected = (id: string) =>
     setSelected((current) => (current.includes(id) ? current.filter((one) => one !== id) : current.length >= MAX_COMPARE ? current : [...current, id]));
   const toggleCapability = (field: string) =>
-    update({ capabilities: state.capabilities.includes(field) ? state.capabilities.filter((one) => one !== field) : [...state.capabilities, field] });
+    update((current) => ({ capabilities: current.capabilities.includes(field) ? current.capabilities.filter((one) => one !== field) : [...current.capabilities, field] }));
 
   return (
     <section className="page models-page">
