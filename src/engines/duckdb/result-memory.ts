@@ -4,8 +4,8 @@
 // results waiting for collection grew the process by hundreds of MB (to 1.36 GB in one run)
 // while its JS heap stayed near 100 MB. This keeps an estimate of what results not yet collected
 // hold, and starts a full collection when it passes COLLECT_AT_BYTES, at most once per
-// MIN_INTERVAL_MS. (At 64 MB rather than 128, `bench:load` peaked 20-45 MB lower for 2-3% fewer
-// requests served.) (Streaming results instead, which free their state once read, cost a round
+// MIN_INTERVAL_MS: at 64 MB rather than 128, `bench:load` peaked 20-45 MB lower for 2-3% fewer
+// requests served. (Streaming results instead, which free their state once read, cost a round
 // trip to DuckDB per chunk: under mixed load the queries' latency grew fivefold.)
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';

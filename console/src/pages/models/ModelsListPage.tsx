@@ -24,9 +24,9 @@ export function ModelsListPage() {
     [state.provider, state.type, state.capabilities.join(',')],
   );
 
-  // Each change starts from the last one written, not from the address this render saw: two
-  // changes in a row (a provider, then a capability, before React renders between them) must
-  // both stay.
+  // Each change (a filter, the sort, a page) starts from the last one written, not from the
+  // address this render saw: two changes in a row (a provider, then a capability, before React
+  // renders between them) must both stay. A filter or sort change goes back to the first page.
   const written = useRef<{ from: URLSearchParams; next: URLSearchParams } | undefined>(undefined);
   const update = (next: Partial<ListState> | ((current: ListState) => Partial<ListState>)) => {
     const current = listStateFrom(written.current?.from === search ? written.current.next : search);
@@ -187,13 +187,13 @@ export function ModelsListPage() {
 
       {pageCount > 1 ? (
         <nav className="toolbar models-pager" aria-label="Pages of models">
-          <button type="button" className="button" disabled={page === 0} onClick={() => setSearch(searchFrom({ ...state, page: page - 1 }), { replace: true })}>
+          <button type="button" className="button" disabled={page === 0} onClick={() => update({ page: page - 1 })}>
             Previous page
           </button>
           <span>
             Page {page + 1} of {pageCount} ({page * PAGE_SIZE + 1}–{Math.min(shown.length, (page + 1) * PAGE_SIZE)})
           </span>
-          <button type="button" className="button" disabled={page >= pageCount - 1} onClick={() => setSearch(searchFrom({ ...state, page: page + 1 }), { replace: true })}>
+          <button type="button" className="button" disabled={page >= pageCount - 1} onClick={() => update({ page: page + 1 })}>
             Next page
           </button>
         </nav>
