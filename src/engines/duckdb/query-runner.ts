@@ -2,6 +2,7 @@
 // budget runs out (or the caller aborts) the running statement is interrupted inside DuckDB.
 import { type DuckDBConnection, type DuckDBDataChunk, DuckDBMaterializedResult, type DuckDBResult, type DuckDBValue, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { timedOut } from '../../errors';
+import { chunkRows } from './chunk-rows';
 import { resultTooLarge, rowBytes } from '../result-size';
 import { trackResult } from './result-memory';
 import { StatementCache } from './statement-cache';
@@ -15,7 +16,8 @@ export interface QueryOptions {
   signal?: AbortSignal;
   /**
    * `js` (default): values converted as described on QueryResult. `duckdb`: DuckDB's own value
-   * objects (`reader.getRows()`), for callers that decode by column type themselves.
+   * objects (as `reader.getRows()` gives them, read by ./chunk-rows.ts), for callers that decode
+   * by column type themselves.
    */
   rowValues?: 'js' | 'duckdb';
   /**
@@ -109,8 +111,8 @@ export class QueryRunner {
           stoppedBy = 'timeout';
           throw new Error('stopped');
         }
-        const chunkRows = (options.rowValues === 'duckdb' ? next.getRows() : next.convertRows(JSDuckDBValueConverter)) as unknown[][];
-        for (const row of chunkRows) {
+        const rowsOfChunk = (options.rowValues === 'duckdb' ? chunkRows(next) : next.convertRows(JSDuckDBValueConverter)) as unknown[][];
+        for (const row of rowsOfChunk) {
           if (options.maxResultBytes !== undefined) {
             bytes += rowBytes(row);
             if (bytes > options.maxResultBytes) {
