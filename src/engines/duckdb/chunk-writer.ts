@@ -14,8 +14,10 @@ import {
   TIMESTAMP_NS,
   VARCHAR,
 } from '@duckdb/node-api';
+import bindings from '@duckdb/node-bindings';
 import { type FieldType, isMixedType, type ScalarFieldType } from '../../fields/types';
 import type { ColumnValue, TimespanValue } from '../column-value';
+import { writeTextVector } from './text-vector';
 
 const JSON_TYPE = DuckDBVarCharType.create('JSON');
 
@@ -83,6 +85,22 @@ function converterFor(type: FieldType): (value: ColumnValue) => unknown {
   }
 }
 
+/** Whether a column of `type` is written as text (VARCHAR or JSON). */
+const isText = (type: FieldType) => vectorTypeOf(type).typeId === VARCHAR.typeId;
+
+/** Writes a text column's rows through ./text-vector.ts. */
+function fillTextVector(vector: bindings.Vector, column: ChunkColumn, offset: number, rows: number) {
+  const { valueAt, values } = column;
+  if (valueAt) {
+    writeTextVector(vector, (row) => (valueAt(offset + row) ?? null) as string | null, rows);
+  } else if (values) {
+    const convert = converterFor(column.type) as (value: ColumnValue) => string;
+    writeTextVector(vector, (row) => (values[offset + row] === undefined ? null : convert(values[offset + row]!)), rows);
+  } else {
+    writeTextVector(vector, () => null, rows);
+  }
+}
+
 function fillVector(vector: DuckDBVector, column: ChunkColumn, offset: number, rows: number) {
   if (column.valueAt) {
     for (let row = 0; row < rows; row++) vector.setItem(row, column.valueAt(offset + row) as never);
@@ -128,7 +146,9 @@ export function appendColumns(appender: DuckDBAppender, columns: ChunkColumn[], 
     chunk.reset();
     chunk.rowCount = rows;
     for (let index = 0; index < columns.length; index++) {
-      fillVector(chunk.getColumnVector(index), columns[index]!, offset, rows);
+      const column = columns[index]!;
+      if (isText(column.type)) fillTextVector(bindings.data_chunk_get_vector(chunk.chunk, index), column, offset, rows);
+      else fillVector(chunk.getColumnVector(index), column, offset, rows);
     }
     appender.appendDataChunk(chunk);
     chunks++;
