@@ -4,6 +4,7 @@
 //   npm run bench:ingest                 # HTTP: spawns the server, measures events/s and memory
 //   npm run bench:ingest -- --service    # the IngestService in-process (no HTTP), for comparison
 //   BENCH_EVENTS=200000 BENCH_MEMORY_EVENTS=1000000 npm run bench:ingest
+//   BENCH_SERVER_NODE_ARGS='--cpu-prof' npm run bench:ingest   # flags for the server's node
 //
 // Reported: events/s per batch size (1000, 10000) and client count (1, 4), the ratio to the raw
 // appender, bytes on disk per event, and the server's peak RSS while ingesting
@@ -189,7 +190,7 @@ async function httpTarget(): Promise<Target> {
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-http-'));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, serverArgs(ROOT), {
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? []), ...serverArgs(ROOT)], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
     stdio: ['ignore', 'inherit', 'inherit'],
