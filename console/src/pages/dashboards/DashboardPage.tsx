@@ -5,7 +5,8 @@
 // of sections this viewer folded are neither drawn nor queried.
 import { Braces, Pencil, Plus, RefreshCw, Rows3, Save } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { useSearchWriter } from '../../app/useSearchWriter';
 import { ApiError } from '../../api/client';
 import { type DashboardChart, type DashboardDocument, type DashboardResource, getDashboard, saveDashboard, VersionConflict } from '../../api/dashboards';
 import { useSession } from '../../app/session-context';
@@ -40,7 +41,7 @@ interface Conflict {
 
 export function DashboardPage() {
   const { uid = '' } = useParams();
-  const [search, setSearch] = useSearchParams();
+  const [search, writeSearch] = useSearchWriter();
   const { session } = useSession();
   const [loaded, setLoaded] = useState<DashboardResource | undefined>();
   const [draft, setDraft] = useState<DashboardDocument | undefined>();
@@ -72,7 +73,7 @@ export function DashboardPage() {
   }, [load]);
 
   const setEditing = (on: boolean) =>
-    setSearch(
+    writeSearch(
       (current) => {
         const next = new URLSearchParams(current);
         if (on) next.set('edit', '1');

@@ -5,7 +5,8 @@
 // the tabular query API the rest.
 import { X } from 'lucide-react';
 import { useCallback, useEffect, useMemo } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { useSearchWriter } from '../../app/useSearchWriter';
 import { fetchUsage, listDatasets, runCostQuery, type UsageGroup } from '../../api/llm';
 import { formatTokens, formatUsd } from '../models/format';
 import { modelHref } from '../models/links';
@@ -26,9 +27,9 @@ import { WhatIf } from './WhatIf';
 
 export function LlmCostsPage() {
   const { org = '' } = useParams();
-  const [search, setSearch] = useSearchParams();
+  const [search, writeSearch] = useSearchWriter();
   const state = useMemo(() => costsStateFrom(search), [search]);
-  const update = useCallback((next: Partial<CostsState>) => setSearch(searchFromCosts({ ...costsStateFrom(search), ...next }), { replace: true }), [search, setSearch]);
+  const update = useCallback((next: Partial<CostsState>) => writeSearch((current) => searchFromCosts({ ...costsStateFrom(current), ...next }), { replace: true }), [writeSearch]);
 
   const datasets = useLoad((signal) => listDatasets(signal), []);
   // Without a dataset in the URL, the first one (traces first: OpenTelemetry GenAI spans live there).

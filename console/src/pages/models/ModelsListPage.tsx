@@ -2,8 +2,9 @@
 // API), by context window, prices and a text search (here), sorted, a page of 50 at a time; pick
 // two to four models to compare them side by side.
 import { Columns3 } from 'lucide-react';
-import { useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useSearchWriter } from '../../app/useSearchWriter';
 import { catalogFacets, listModels } from '../../api/models';
 import { capabilityLabel, formatPerMillion, formatTokens } from './format';
 import { capabilitiesOf, type ListState, listStateFrom, PAGE_SIZE, refine, searchFrom, SORTS, sortModels } from './model-list';
@@ -14,7 +15,7 @@ const MAX_COMPARE = 4;
 
 export function ModelsListPage() {
   const { org = '' } = useParams();
-  const [search, setSearch] = useSearchParams();
+  const [search, writeSearch] = useSearchWriter();
   const state = useMemo(() => listStateFrom(search), [search]);
   const navigate = useNavigate();
   const [selected, setSelected] = useState<string[]>([]);
@@ -24,16 +25,15 @@ export function ModelsListPage() {
     [state.provider, state.type, state.capabilities.join(',')],
   );
 
-  // Each change (a filter, the sort, a page) starts from the last one written, not from the
-  // address this render saw: two changes in a row (a provider, then a capability, before React
-  // renders between them) must both stay. A filter or sort change goes back to the first page.
-  const written = useRef<{ from: URLSearchParams; next: URLSearchParams } | undefined>(undefined);
-  const update = (next: Partial<ListState> | ((current: ListState) => Partial<ListState>)) => {
-    const current = listStateFrom(written.current?.from === search ? written.current.next : search);
-    const nextSearch = searchFrom({ ...current, page: 0, ...(typeof next === 'function' ? next(current) : next) });
-    written.current = { from: search, next: nextSearch };
-    setSearch(nextSearch, { replace: true });
-  };
+  // A filter or sort change goes back to the first page.
+  const update = (next: Partial<ListState> | ((current: ListState) => Partial<ListState>)) =>
+    writeSearch(
+      (from) => {
+        const current = listStateFrom(from);
+        return searchFrom({ ...current, page: 0, ...(typeof next === 'function' ? next(current) : next) });
+      },
+      { replace: true },
+    );
   const shown = useMemo(() => (models.data ? sortModels(refine(models.data, state), state.sort) : []), [models.data, state]);
   const pageCount = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
   const page = Math.min(state.page, pageCount - 1);

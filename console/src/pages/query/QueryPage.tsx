@@ -3,7 +3,8 @@
 // decides what is shown lives in the URL, so a copied link opens the same view elsewhere.
 import { BellPlus, Braces, FileSpreadsheet, LayoutDashboard, Link2, Play, Square } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { useSearchWriter } from '../../app/useSearchWriter';
 import { rowCount, type TabularAnswer } from '../../api/query';
 import { AplEditor } from '../../editor/AplEditor';
 import { withFilter } from './apl-text';
@@ -24,7 +25,7 @@ import { type RunRequest, useAplRun } from './useAplRun';
 
 export function QueryPage() {
   const { org = '' } = useParams();
-  const [search, setSearch] = useSearchParams();
+  const [search, writeSearch] = useSearchWriter();
   const urlState = useMemo(() => stateFromSearch(search), [search]);
   const [apl, setApl] = useState(urlState.apl);
   const { state: run, elapsedMs, run: start, cancel } = useAplRun();
@@ -35,7 +36,10 @@ export function QueryPage() {
   const [starredVersion, setStarredVersion] = useState(0);
   const navigate = useNavigate();
 
-  const writeUrl = useCallback((next: Partial<QueryState>, replace = true) => setSearch(searchFromState({ ...stateFromSearch(search), ...next }), { replace }), [search, setSearch]);
+  const writeUrl = useCallback(
+    (next: Partial<QueryState>, replace = true) => writeSearch((current) => searchFromState({ ...stateFromSearch(current), ...next }), { replace }),
+    [writeSearch],
+  );
 
   // The URL the page last ran a query for, so writing it after a run does not run it again.
   const lastRunUrl = useRef<string | undefined>(undefined);
