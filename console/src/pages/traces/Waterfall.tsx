@@ -32,7 +32,15 @@ export function Waterfall({ tree, visible, collapsed, selected, onToggle, onSele
   const [focusWanted, setFocusWanted] = useState(false);
   const count = visible.length;
 
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  // Rows from the first render (the window's height stands in for the list's until it is
+  // measured), rather than an empty list first and the rows one render later.
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    initialRect: { width: 0, height: window.innerHeight },
+  });
 
   // The selected span (chosen here, from a log or a link) comes into view.
   useEffect(() => {

@@ -26,6 +26,19 @@ function spanDatasetsFor(named: string | undefined, list: TraceDataset[]): strin
   return list.filter((candidate) => candidate.holdsSpans).map((candidate) => candidate.name);
 }
 
+interface LoadedSpans {
+  answers: DatasetRows[];
+  tree: TraceTree;
+}
+
+/** The span tree of the answers (timed on the page's performance timeline, which bench/waterfall.ts reads). */
+function treeOf(answers: DatasetRows[]): LoadedSpans {
+  const began = performance.now();
+  const tree = buildTraceTree(readSpans(answers));
+  performance.measure('trace tree built', { start: began, end: performance.now() });
+  return { answers, tree };
+}
+
 /** Resolves after the next frame is painted (at once where there are no frames). */
 const afterNextPaint = () =>
   new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve, 0)) : resolve()));
@@ -40,7 +53,11 @@ interface FirstRequests {
   sources: Promise<TraceDataset[]>;
   /** Aborts the early spans query alone, when the dataset named turns out not to hold spans. */
   early: AbortController;
-  earlyAnswers: Promise<DatasetRows[]> | undefined;
+  /**
+   * The early spans built into their tree as soon as they arrive: React may commit the page some
+   * time later (see useTrace), and the tree is ready by then rather than started then.
+   */
+  earlySpans: Promise<LoadedSpans> | undefined;
   /** The effect has them. */
   taken: boolean;
 }
@@ -53,9 +70,9 @@ function startRequests(key: string, traceId: string, dataset: string | undefined
   // Most links name the dataset that holds the spans: they are asked there before the list says so.
   const early = new AbortController();
   controller.signal.addEventListener('abort', () => early.abort());
-  const earlyAnswers = dataset === undefined ? undefined : fetchTraceSpans(traceId, [dataset], bounds, early.signal);
-  earlyAnswers?.catch(() => undefined);
-  return { key, controller, sources, early, earlyAnswers, taken: false };
+  const earlySpans = dataset === undefined ? undefined : fetchTraceSpans(traceId, [dataset], bounds, early.signal).then(treeOf);
+  earlySpans?.catch(() => undefined);
+  return { key, controller, sources, early, earlySpans, taken: false };
 }
 
 /** The requests of the trace being opened, until its page's effect takes them. */
@@ -82,7 +99,7 @@ export function useTrace(traceId: string, dataset: string | undefined, range: Tr
     if (!start || !end) return undefined;
     const bounds = { start, end };
     const started = pendingRequests;
-    const { controller, sources, early, earlyAnswers } =
+    const { controller, sources, early, earlySpans } =
       started && started.key === requestKey && !started.taken ? started : startRequests(requestKey, traceId, dataset, bounds);
     if (started) started.taken = true;
     const { signal } = controller;
@@ -90,17 +107,13 @@ export function useTrace(traceId: string, dataset: string | undefined, range: Tr
     setLogs({ phase: 'loading' });
     const spansLoaded = sources.then((list) => {
       const names = spanDatasetsFor(dataset, list);
-      if (earlyAnswers && names.length === 1 && names[0] === dataset) return earlyAnswers.then((answers) => ({ names, answers }));
+      if (earlySpans && names.length === 1 && names[0] === dataset) return earlySpans.then((spans) => ({ names, ...spans }));
       early.abort();
-      return fetchTraceSpans(traceId, names, bounds, signal).then((answers) => ({ names, answers }));
+      return fetchTraceSpans(traceId, names, bounds, signal).then((answers) => ({ names, ...treeOf(answers) }));
     });
     const spansShown = spansLoaded.then(
-      ({ names, answers }) => {
+      ({ names, answers, tree }) => {
         if (signal.aborted) return;
-        const began = performance.now();
-        const tree = buildTraceTree(readSpans(answers));
-        // On the page's performance timeline, for measurements (bench/waterfall.ts reads it).
-        performance.measure('trace tree built', { start: began, end: performance.now() });
         setSpans({ phase: 'done', tree, datasets: names, truncated: answers.some((answer) => answer.truncated) });
       },
       (error: unknown) => {
