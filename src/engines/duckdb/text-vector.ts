@@ -10,6 +10,8 @@ import bindings, { type Vector } from '@duckdb/node-bindings';
 const STRING_SIZE = 16;
 const INLINE_LIMIT = 12;
 const TWO_TO_32 = 2 ** 32;
+/** The most characters joined into one string for DuckDB (far below V8's longest string). */
+export const MAX_JOINED_CHARS = 32 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 
@@ -44,7 +46,13 @@ export function writeTextVector(vector: Vector, textAt: (row: number) => string 
     longRows.push(row);
     longTexts.push(text);
   }
-  if (longRows.length > 0) writeOutOfLine(vector, entries, view, longRows, longTexts);
+  for (let first = 0; first < longRows.length; ) {
+    let next = first;
+    for (let chars = 0; next < longRows.length && (next === first || chars + longTexts[next]!.length <= MAX_JOINED_CHARS); next++) chars += longTexts[next]!.length;
+    const whole = first === 0 && next === longRows.length;
+    writeOutOfLine(vector, entries, view, whole ? longRows : longRows.slice(first, next), whole ? longTexts : longTexts.slice(first, next));
+    first = next;
+  }
   bindings.copy_data_to_vector(vector, 0, entries.buffer, 0, size);
   if (nulls) {
     bindings.vector_ensure_validity_writable(vector);
@@ -81,7 +89,8 @@ function writeInline(data: Uint8Array, view: DataView, at: number, text: string)
 
 /**
  * Hands the longer strings to DuckDB as one (into the vector's string heap, through the first of
- * their entries), reads back where it put it, and points each entry at its part.
+ * their entries), reads back where it put it, and points each entry at its part. Text beyond
+ * MAX_JOINED_CHARS comes in several such calls.
  */
 function writeOutOfLine(vector: Vector, data: Uint8Array, view: DataView, rows: number[], texts: string[]): void {
   const joined = texts.join('');

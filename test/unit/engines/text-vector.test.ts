@@ -5,6 +5,7 @@
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendColumns, type ChunkColumn } from '../../../src/engines/duckdb/chunk-writer';
+import { MAX_JOINED_CHARS } from '../../../src/engines/duckdb/text-vector';
 import type { ColumnValue } from '../../../src/engines/column-value';
 
 let instance: DuckDBInstance;
@@ -76,6 +77,16 @@ describe('text written into data chunks', () => {
     for (const text of texts) byText.set(text, (byText.get(text) ?? 0) + 1);
     const sorted = [...byText].sort(([a], [b]) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1));
     expect(groups.map(([text, n]) => [text, Number(n)])).toEqual(sorted);
+  });
+
+  it('writes a chunk whose long strings together pass what is joined at once', async () => {
+    const size = Math.ceil(MAX_JOINED_CHARS / 2.5);
+    const texts = ['before', 'a'.repeat(size), 'between', 'b'.repeat(size), 'c'.repeat(size), undefined, 'after the long ones'];
+    const rows = await roundTrip('long_texts', texts);
+    expect(rows.map((row) => (row.s === null ? null : [row.s.length, row.s[0], row.s.at(-1)]))).toEqual(
+      texts.map((text) => (text === undefined ? null : [text.length, text[0], text.at(-1)])),
+    );
+    expect(rows.every((row, index) => row.s === (texts[index] ?? null))).toBe(true);
   });
 
   it('writes JSON columns, and a chunk reused after one with nulls starts valid', async () => {
