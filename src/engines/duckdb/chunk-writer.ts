@@ -14,7 +14,7 @@ import {
   TIMESTAMP_NS,
   VARCHAR,
 } from '@duckdb/node-api';
-import bindings from '@duckdb/node-bindings';
+import bindings, { type Vector } from '@duckdb/node-bindings';
 import { type FieldType, isMixedType, type ScalarFieldType } from '../../fields/types';
 import type { ColumnValue, TimespanValue } from '../column-value';
 import { writeTextVector } from './text-vector';
@@ -89,7 +89,7 @@ function converterFor(type: FieldType): (value: ColumnValue) => unknown {
 const isText = (type: FieldType) => vectorTypeOf(type).typeId === VARCHAR.typeId;
 
 /** Writes a text column's rows through ./text-vector.ts. */
-function fillTextVector(vector: bindings.Vector, column: ChunkColumn, offset: number, rows: number) {
+function fillTextVector(vector: Vector, column: ChunkColumn, offset: number, rows: number) {
   const { valueAt, values } = column;
   if (valueAt) {
     writeTextVector(vector, (row) => (valueAt(offset + row) ?? null) as string | null, rows);
