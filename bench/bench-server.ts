@@ -2,7 +2,7 @@
 // data directory (another port when one is taken), a lean keep-alive client to post bodies, and
 // the server's CPU time. `stop` shuts it down gracefully (the stores checkpoint) and reports the
 // sizes of its database files before removing them. BENCH_SERVER_NODE_ARGS passes flags to the
-// server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a bench's time goes.
+// server's node (see ./server-command.ts), e.g. to see where a bench's time goes.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -34,7 +34,7 @@ export async function startServer(attempts = 3): Promise<BenchServer> {
 async function startServerOnce(): Promise<BenchServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-server-'));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? []), ...serverArgs(ROOT)], {
+  const child = spawn(process.execPath, serverArgs(ROOT), {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { benchNodeArgs } from './server-command';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SNAPSHOT = path.join(ROOT, '../shared/data/litellm/model_prices_and_context_window.json');
@@ -218,7 +219,7 @@ async function main() {
   const connections = Number(values.connections ?? 10);
   const rounds = Math.max(3, Number(values.rounds ?? 5));
   const scenarios = SCENARIOS.filter((scenario) => !values.only || scenario.name.includes(values.only));
-  const appChild = forkChild('app', process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []);
+  const appChild = forkChild('app', benchNodeArgs());
   const bareChild = forkChild('bare', []);
   try {
     const app = await firstMessage<{ port: number; source: string }>(appChild);

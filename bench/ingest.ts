@@ -190,7 +190,7 @@ async function httpTarget(): Promise<Target> {
   const dir = mkdtempSync(path.join(tmpdir(), 'eventdeck-bench-http-'));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? []), ...serverArgs(ROOT)], {
+  const child = spawn(process.execPath, serverArgs(ROOT), {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', MODEL_CATALOG_SOURCE: path.join(ROOT, 'test/fixtures/litellm-small.json') },
     stdio: ['ignore', 'inherit', 'inherit'],
