@@ -1,27 +1,18 @@
 // The chunk reader gives the same rows as the client's own `getRows()`: text inline and out of
 // line, ASCII and not, nulls, strings whose memory is not in row order, long ones that take
 // several copies, and the columns it leaves to the client.
-import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
 import { chunkRows } from '../../../src/engines/duckdb/chunk-rows';
+import { inMemoryDuckDB } from '../../helpers/duckdb-memory';
 
-let instance: DuckDBInstance;
-let connection: DuckDBConnection;
-
-beforeAll(async () => {
-  instance = await DuckDBInstance.create(':memory:');
-  connection = await instance.connect();
-});
-afterAll(() => {
-  connection.closeSync();
-  instance.closeSync();
-});
+const connection = inMemoryDuckDB();
 
 /** Rows of a query both ways, chunk by chunk. */
 async function bothWays(sql: string): Promise<{ expected: DuckDBValue[][]; actual: DuckDBValue[][] }> {
   const expected: DuckDBValue[][] = [];
   const actual: DuckDBValue[][] = [];
-  const result = await connection.run(sql);
+  const result = await connection().run(sql);
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
@@ -54,7 +45,7 @@ describe('chunkRows', () => {
   });
 
   it('reads text whose memory is not in row order, and text in copies of at most a megabyte', async () => {
-    await connection.run(`create or replace table shuffled as select md5(i::varchar) || '-' || i as id, repeat(chr((65 + i % 26)::integer), 40000 + i) as wide from range(300) t(i)`);
+    await connection().run(`create or replace table shuffled as select md5(i::varchar) || '-' || i as id, repeat(chr((65 + i % 26)::integer), 40000 + i) as wide from range(300) t(i)`);
     const { expected, actual } = await bothWays('select id, wide from shuffled order by hash(id)');
     expect(actual.length).toBe(300);
     expect(actual).toEqual(expected);

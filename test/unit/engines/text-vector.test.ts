@@ -2,28 +2,18 @@
 // orders it as text it wrote itself: inline and out of line, ASCII and not, nulls between values,
 // strings around the 12-byte boundary, surrogates split across neighbours, several chunks, and a
 // reused chunk after one with nulls.
-import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendColumns, type ChunkColumn } from '../../../src/engines/duckdb/chunk-writer';
 import { MAX_JOINED_CHARS } from '../../../src/engines/duckdb/text-vector';
 import type { ColumnValue } from '../../../src/engines/column-value';
+import { inMemoryDuckDB } from '../../helpers/duckdb-memory';
 
-let instance: DuckDBInstance;
-let connection: DuckDBConnection;
-
-beforeAll(async () => {
-  instance = await DuckDBInstance.create(':memory:');
-  connection = await instance.connect();
-});
-afterAll(() => {
-  connection.closeSync();
-  instance.closeSync();
-});
+const connection = inMemoryDuckDB();
 
 /** Creates `name` (n BIGINT, s VARCHAR, j JSON), appends the rows through the chunk writer, and reads them back in order. */
 async function roundTrip(name: string, texts: (string | undefined)[], objects?: (ColumnValue | undefined)[]): Promise<{ s: string | null; j: string | null }[]> {
-  await connection.run(`create or replace table ${name} (n bigint, s varchar, j json)`);
-  const appender = await connection.createAppender(name);
+  await connection().run(`create or replace table ${name} (n bigint, s varchar, j json)`);
+  const appender = await connection().createAppender(name);
   const columns: ChunkColumn[] = [
     { type: 'integer', values: texts.map((_, index) => index) },
     { type: 'string', values: texts },
@@ -31,7 +21,7 @@ async function roundTrip(name: string, texts: (string | undefined)[], objects?: 
   ];
   appendColumns(appender, columns, texts.length);
   appender.closeSync();
-  const reader = await connection.runAndReadAll(`select s, j::varchar from ${name} order by n`);
+  const reader = await connection().runAndReadAll(`select s, j::varchar from ${name} order by n`);
   return (reader.getRows() as [string | null, string | null][]).map(([s, j]) => ({ s, j }));
 }
 
@@ -65,14 +55,14 @@ describe('text written into data chunks', () => {
   it('compares, groups and orders like text DuckDB wrote', async () => {
     const texts = Array.from({ length: 4200 }, (_, i) => (i % 3 === 0 ? `checkout-service-${i % 4}` : i % 3 === 1 ? `api-${i % 4}` : `ñandú-${i % 4}-x`));
     await roundTrip('compared', texts);
-    const count = async (sql: string) => Number((await connection.runAndReadAll(sql)).getRows()[0]![0]);
+    const count = async (sql: string) => Number((await connection().runAndReadAll(sql)).getRows()[0]![0]);
     const expectedCount = (text: string) => texts.filter((value) => value === text).length;
     expect(await count(`select count(*) from compared where s = 'checkout-service-2'`)).toBe(expectedCount('checkout-service-2'));
     expect(await count(`select count(*) from compared where s = 'api-1'`)).toBe(expectedCount('api-1'));
     expect(await count(`select count(*) from compared where s = 'ñandú-3-x'`)).toBe(expectedCount('ñandú-3-x'));
     expect(await count(`select count(*) from compared where s like 'checkout-%-1'`)).toBe(texts.filter((value) => /^checkout-.*-1$/.test(value)).length);
     expect(await count(`select count(distinct s) from compared`)).toBe(new Set(texts).size);
-    const groups = (await connection.runAndReadAll(`select s, count(*) from compared group by s order by s`)).getRows() as [string, bigint][];
+    const groups = (await connection().runAndReadAll(`select s, count(*) from compared group by s order by s`)).getRows() as [string, bigint][];
     const byText = new Map<string, number>();
     for (const text of texts) byText.set(text, (byText.get(text) ?? 0) + 1);
     const sorted = [...byText].sort(([a], [b]) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1));
