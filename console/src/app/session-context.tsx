@@ -14,22 +14,8 @@ interface SessionState {
 
 const SessionContext = createContext<SessionState | undefined>(undefined);
 
-// The session is asked for as soon as the console's code runs, not once React has rendered and
-// committed the first screen (about 200 ms later on a page load), and every page waits for it:
-// when it has come before the first render, that render has it. The first provider takes this
-// request over; later ones ask again.
-let firstRequest: Promise<Session> | undefined = typeof window === 'undefined' ? undefined : fetchSession();
-let firstAnswer: Session | undefined;
-firstRequest?.then(
-  (session) => (firstAnswer = session),
-  () => undefined,
-);
-
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [session, setSession] = useState<Session | null | undefined>(() => {
-    if (firstAnswer) configureApi({ csrfToken: firstAnswer.csrfToken });
-    return firstAnswer;
-  });
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
 
   const establish = useCallback((next: Session) => {
     configureApi({ csrfToken: next.csrfToken });
@@ -38,10 +24,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let live = true;
-    const request = firstRequest ?? fetchSession();
-    firstRequest = undefined;
-    firstAnswer = undefined;
-    request.then(
+    fetchSession().then(
       (loaded) => live && establish(loaded),
       (error: unknown) => {
         if (!live) return;
