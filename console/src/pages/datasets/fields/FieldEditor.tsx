@@ -13,13 +13,23 @@ export function FieldEditor({ dataset, field, onSaved }: { dataset: string; fiel
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
 
+  // Another field starts a fresh form.
+  useEffect(() => {
+    setError(undefined);
+    setSaved(false);
+  }, [field.name]);
+  // The stored values, when they arrive (the reload after a save included), replace the form's
+  // without taking "Saved." away.
   useEffect(() => {
     setUnit(field.unit);
     setDescription(field.description);
     setHidden(field.hidden);
-    setError(undefined);
-    setSaved(false);
   }, [field.name, field.unit, field.description, field.hidden]);
+  // An edit after a save is not saved yet.
+  const edited = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    setSaved(false);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -48,14 +58,14 @@ export function FieldEditor({ dataset, field, onSaved }: { dataset: string; fiel
       <div className="form-stack">
         <label>
           Description
-          <input value={description} onChange={(event) => setDescription(event.target.value)} maxLength={1024} disabled={!editable} />
+          <input value={description} onChange={(event) => edited(setDescription)(event.target.value)} maxLength={1024} disabled={!editable} />
         </label>
         <label>
           Unit
-          <input value={unit} onChange={(event) => setUnit(event.target.value)} maxLength={64} placeholder="ms, bytes, %" disabled={!editable} />
+          <input value={unit} onChange={(event) => edited(setUnit)(event.target.value)} maxLength={64} placeholder="ms, bytes, %" disabled={!editable} />
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={hidden} onChange={(event) => setHidden(event.target.checked)} disabled={!editable} />
+          <input type="checkbox" checked={hidden} onChange={(event) => edited(setHidden)(event.target.checked)} disabled={!editable} />
           Hidden
         </label>
       </div>
