@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultTable } from '../../../console/src/api/query';
 import { spanEventApl, waterfallSpansApl } from '../../../console/src/api/traces';
-import { formatNanos } from '../../../console/src/pages/traces/format';
+import { formatCount, formatNanos } from '../../../console/src/pages/traces/format';
 import { readSpans } from '../../../console/src/pages/traces/span-model';
 import { buildTraceTree, visibleSpans } from '../../../console/src/pages/traces/span-tree';
 import { absoluteBound } from '../../../console/src/pages/traces/trace-link';
@@ -92,6 +92,25 @@ describe('span times', () => {
     expect(formatNanos(999_999)).toBe('1 ms');
     expect(formatNanos(90e9)).toBe('1.5 min');
     expect(formatNanos(0)).toBe('0 ns');
+    expect(formatNanos(-1_500)).toBe('−1.5 µs');
+    expect(formatNanos(7_200e9)).toBe('2 h');
+    expect(formatNanos(1e16)).toBe('2,777.78 h');
+  });
+
+  it('groups counts and rounds to two decimals as en-US number formatting does', () => {
+    expect(formatCount(1, 'span', 'spans')).toBe('1 span');
+    expect(formatCount(0, 'error', 'errors')).toBe('0 errors');
+    expect(formatCount(10_000, 'span', 'spans')).toBe('10,000 spans');
+    expect(formatCount(1_234_567, 'span', 'spans')).toBe('1,234,567 spans');
+    // Lengths in hours show the grouping and the decimals of the reference formatter.
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let i = 0; i < 2000; i++) {
+      const count = Math.floor(random() * 10 ** Math.floor(random() * 10));
+      expect(formatCount(count, 'x', 'x')).toBe(`${count.toLocaleString('en-US')} x`);
+      const hours = 1 + Math.round(random() * 10 ** Math.floor(random() * 7) * 1000) / 1000 + 0.0001;
+      expect(formatNanos(hours * 3600e9)).toBe(`${hours.toLocaleString('en-US', { maximumFractionDigits: 2 })} h`);
+    }
   });
 
   it('pins relative range bounds to times', () => {
