@@ -40,69 +40,94 @@ export interface TraceTree {
 
 const NO_CHILDREN: number[] = Object.freeze([]) as unknown as number[];
 
+// The tree is built once per page load, by code that runs for the first time then: plain loops
+// in one function rather than callbacks, which the engine runs slowly until it has seen them
+// many times.
 export function buildTraceTree(spans: Span[]): TraceTree {
   const count = spans.length;
   let traceStart: Instant = spans[0]?.start ?? { ms: 0, nanosInMs: 0 };
-  for (const span of spans) if (nanosBetween(traceStart, span.start) < 0) traceStart = span.start;
+  for (let index = 1; index < count; index++) {
+    const start = spans[index]!.start;
+    if (nanosBetween(traceStart, start) < 0) traceStart = start;
+  }
   const startOffset = new Float64Array(count);
   const endOffset = new Float64Array(count);
   let totalNanos = 1;
-  spans.forEach((span, index) => {
-    startOffset[index] = nanosBetween(traceStart, span.start);
-    endOffset[index] = startOffset[index]! + span.durationNanos;
-    totalNanos = Math.max(totalNanos, endOffset[index]!);
-  });
+  for (let index = 0; index < count; index++) {
+    const span = spans[index]!;
+    const offset = (span.start.ms - traceStart.ms) * 1_000_000 + (span.start.nanosInMs - traceStart.nanosInMs);
+    startOffset[index] = offset;
+    endOffset[index] = offset + span.durationNanos;
+    if (offset + span.durationNanos > totalNanos) totalNanos = offset + span.durationNanos;
+  }
 
   // The first span with an id is the one its children hang under.
   const byId = new Map<string, number>();
-  spans.forEach((span, index) => {
-    if (span.spanId && !byId.has(span.spanId)) byId.set(span.spanId, index);
-  });
-  const byStart = (a: number, b: number) => startOffset[a]! - startOffset[b]! || spans[a]!.name.localeCompare(spans[b]!.name) || a - b;
+  for (let index = 0; index < count; index++) {
+    const spanId = spans[index]!.spanId;
+    if (spanId && !byId.has(spanId)) byId.set(spanId, index);
+  }
+  // Every span in start order once (spans mostly arrive in it, which the sort makes quick);
+  // children and top-level spans are then listed in that order.
+  const byStart: number[] = new Array<number>(count);
+  for (let index = 0; index < count; index++) byStart[index] = index;
+  byStart.sort((a, b) => startOffset[a]! - startOffset[b]! || spans[a]!.name.localeCompare(spans[b]!.name) || a - b);
   // Lists only for spans that have children (most spans of a large trace are leaves).
   const candidates: (number[] | undefined)[] = new Array<number[] | undefined>(count);
-  const topLevel: number[] = [];
+  const roots: number[] = [];
+  const orphans: number[] = [];
   const orphan = new Uint8Array(count);
-  for (let index = 0; index < count; index++) {
+  for (let position = 0; position < count; position++) {
+    const index = byStart[position]!;
     const parentSpanId = spans[index]!.parentSpanId;
     const parentIndex = parentSpanId ? byId.get(parentSpanId) : undefined;
     if (parentIndex === undefined || parentIndex === index) {
-      topLevel.push(index);
-      if (parentSpanId) orphan[index] = 1;
-    } else (candidates[parentIndex] ??= []).push(index);
+      if (parentSpanId) {
+        orphan[index] = 1;
+        orphans.push(index);
+      } else roots.push(index);
+    } else {
+      const list = candidates[parentIndex];
+      if (list) list.push(index);
+      else candidates[parentIndex] = [index];
+    }
   }
-  for (const list of candidates) if (list && list.length > 1) list.sort(byStart);
-  topLevel.sort((a, b) => orphan[a]! - orphan[b]! || byStart(a, b));
 
-  // Depth first from the top level; spans left unvisited sit in a loop of parents and become orphans.
-  // Leaves share one empty list.
+  // Depth first from the top level (roots, then orphans); spans left unvisited sit in a loop of
+  // parents and become orphans. Leaves share one empty list.
   const children: number[][] = new Array<number[]>(count).fill(NO_CHILDREN);
   const depth = new Int32Array(count);
   const parent = new Int32Array(count).fill(-1);
   const visited = new Uint8Array(count);
   const order: number[] = [];
-  const roots: number[] = [];
+  const topLevel: number[] = [];
+  const stack = new Int32Array(count);
   const walk = (top: number) => {
     visited[top] = 1;
-    roots.push(top);
-    const stack = [top];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
+    topLevel.push(top);
+    let height = 0;
+    stack[height++] = top;
+    while (height > 0) {
+      const node = stack[--height]!;
       order.push(node);
-      const listed = candidates[node];
+      let listed = candidates[node];
       if (!listed) continue;
       // Only in a loop of parents can a listed child have been reached already.
-      const adopted = listed.some((child) => visited[child]) ? listed.filter((child) => !visited[child]) : listed;
-      for (const child of adopted) {
+      let reached = false;
+      for (let i = 0; i < listed.length; i++) if (visited[listed[i]!]) reached = true;
+      if (reached) listed = listed.filter((child) => !visited[child]);
+      for (let i = 0; i < listed.length; i++) {
+        const child = listed[i]!;
         visited[child] = 1;
         parent[child] = node;
         depth[child] = depth[node]! + 1;
       }
-      children[node] = adopted;
-      for (let i = adopted.length - 1; i >= 0; i--) stack.push(adopted[i]!);
+      children[node] = listed;
+      for (let i = listed.length - 1; i >= 0; i--) stack[height++] = listed[i]!;
     }
   };
-  for (const top of topLevel) walk(top);
+  for (let i = 0; i < roots.length; i++) walk(roots[i]!);
+  for (let i = 0; i < orphans.length; i++) walk(orphans[i]!);
   for (let index = 0; index < count; index++) {
     if (visited[index]) continue;
     orphan[index] = 1;
@@ -110,34 +135,38 @@ export function buildTraceTree(spans: Span[]): TraceTree {
   }
 
   const subtreeSize = new Int32Array(count).fill(1);
-  for (let i = order.length - 1; i >= 0; i--) {
-    const node = order[i]!;
-    for (const child of children[node]!) subtreeSize[node]! += subtreeSize[child]!;
-  }
   const positionInSet = new Int32Array(count);
   const setSize = new Int32Array(count);
-  const place = (siblings: number[]) =>
-    siblings.forEach((node, i) => {
-      positionInSet[node] = i + 1;
-      setSize[node] = siblings.length;
-    });
-  place(roots);
-  for (const list of children) if (list.length > 0) place(list);
+  for (let i = order.length - 1; i >= 0; i--) {
+    const node = order[i]!;
+    const list = children[node]!;
+    for (let j = 0; j < list.length; j++) {
+      const child = list[j]!;
+      subtreeSize[node]! += subtreeSize[child]!;
+      positionInSet[child] = j + 1;
+      setSize[child] = list.length;
+    }
+  }
+  for (let i = 0; i < topLevel.length; i++) {
+    positionInSet[topLevel[i]!] = i + 1;
+    setSize[topLevel[i]!] = topLevel.length;
+  }
 
   const services: string[] = [];
   const serviceIndex = new Int32Array(count);
   const serviceNumbers = new Map<string, number>();
   let errorCount = 0;
-  for (const node of order) {
-    const service = spans[node]!.service;
-    let number = serviceNumbers.get(service);
+  for (let i = 0; i < order.length; i++) {
+    const node = order[i]!;
+    const span = spans[node]!;
+    let number = serviceNumbers.get(span.service);
     if (number === undefined) {
       number = services.length;
-      services.push(service);
-      serviceNumbers.set(service, number);
+      services.push(span.service);
+      serviceNumbers.set(span.service, number);
     }
     serviceIndex[node] = number;
-    if (spans[node]!.error) errorCount++;
+    if (span.error) errorCount++;
   }
 
   return {
@@ -148,14 +177,14 @@ export function buildTraceTree(spans: Span[]): TraceTree {
     endOffset,
     children,
     parent,
-    roots,
+    roots: topLevel,
     orphan,
     depth,
     subtreeSize,
     positionInSet,
     setSize,
     order,
-    critical: criticalPath(roots, orphan, children, endOffset, count),
+    critical: criticalPath(topLevel, orphan, children, endOffset, count),
     services,
     serviceIndex,
     errorCount,
