@@ -14,6 +14,7 @@
 //   BENCH_SHOW_SQL=1 npm run bench:waterfall      # also prints the SQL the spans query runs
 //   BENCH_TIMELINE=1 npm run bench:waterfall      # and the last load's requests on the page's clock
 //   BENCH_PROFILE=1 npm run bench:waterfall       # and where the last load spent the page's CPU
+//   BENCH_LATENCY_MS=50 npm run bench:waterfall   # each request of the page 50 ms longer, as over a network
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,8 @@ const TRACE_SPANS = Number(process.env.BENCH_SPANS ?? 10_000);
 const OTHER_TRACES = 60;
 const OTHER_TRACE_SPANS = 50;
 const TARGET_MS = 1000;
+/** A round trip added to every request of the page (Chromium's network emulation), as between a browser and a distant server. */
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
 const TOKEN = 'xapt-bench-waterfall-token-000000000';
 const PASSWORD = 'bench-waterfall-password';
 const DATASET = 'bench-traces';
@@ -233,6 +236,11 @@ async function main() {
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, storageState });
       await context.addInitScript(FIRST_ROW_WATCH);
       const page = await context.newPage();
+      if (LATENCY_MS > 0) {
+        const network = await context.newCDPSession(page);
+        await network.send('Network.enable');
+        await network.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+      }
       const profiler = process.env.BENCH_PROFILE && run === RUNS ? await context.newCDPSession(page) : undefined;
       if (profiler) {
         await profiler.send('Profiler.enable');
