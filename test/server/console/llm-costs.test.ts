@@ -178,6 +178,12 @@ describe.skipIf(!chromiumAvailable)('LLM costs page', () => {
     const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent, Number(tr.querySelector('data')!.getAttribute('value'))] as [string, number]));
     expect(rows.map(([name]) => name).sort()).toEqual(expected.map((row) => row.s as string).sort());
     for (const [name, cost] of rows) expect(cost).toBeCloseTo(expected.find((row) => row.s === name)!.cost as number, 10);
+    // The spend chart's legend reads money: the cheap model's costs per bin (a ten-thousandth of a
+    // dollar) are not rounded away to 0.
+    const legend = page.getByRole('region', { name: 'Spend over time by service' }).getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Max' }) });
+    const maxima = await legend.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[1]!.textContent));
+    expect(maxima).toHaveLength(expected.length);
+    for (const max of maxima) expect(max).toMatch(/^\$0\.0*[1-9]\d*$/);
     await page.getByRole('button', { name: 'Show all models' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('model')).toBeNull();
     await expect.poll(() => table.locator('tbody tr').count(), { timeout: 15_000 }).toBe(2);

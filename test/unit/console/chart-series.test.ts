@@ -2,6 +2,7 @@
 // (`summarize … by bin(_time, 1m), status` and `summarize histogram(f, 20) by bin_auto(_time)`).
 import { describe, expect, it } from 'vitest';
 import type { TabularAnswer } from '../../../console/src/api/query';
+import { formatNumber } from '../../../console/src/pages/query/charts/plot-options';
 import { chartKindOf, extractHeatmap, extractTimeSeries, seriesStats } from '../../../console/src/pages/query/charts/series';
 
 function answer(table: Partial<TabularAnswer['tables'][number]> & Pick<TabularAnswer['tables'][number], 'fields' | 'columns'>): TabularAnswer {
@@ -118,5 +119,16 @@ describe('heatmap extraction', () => {
     ]);
     expect(grid.maxCount).toBe(5);
     expect(grid.valueField).toBe('duration');
+  });
+});
+
+describe('legend numbers', () => {
+  it('keeps three decimals, and three significant digits for amounts below a thousandth', () => {
+    expect(formatNumber(1234.56789)).toBe('1,234.568');
+    expect(formatNumber(0.25)).toBe('0.25');
+    expect(formatNumber(0)).toBe('0');
+    expect(formatNumber(0.000412345)).toBe('0.000412');
+    expect(formatNumber(-0.0000075)).toBe('-0.0000075');
+    expect(formatNumber(undefined)).toBe('–');
   });
 });

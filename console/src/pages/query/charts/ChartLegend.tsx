@@ -1,5 +1,6 @@
 // The legend of a time series chart: one row per series with its min, max, average and last
-// value; the series name is a toggle button that shows or hides the series.
+// value (written as the chart's axis writes them: plain numbers, or money on the LLM costs
+// page); the series name is a toggle button that shows or hides the series.
 import { formatNumber } from './plot-options';
 import type { ChartSeries } from './series';
 import { seriesStats } from './series';
@@ -9,9 +10,11 @@ export interface ChartLegendProps {
   colors: string[];
   hidden: ReadonlySet<number>;
   onToggle(index: number): void;
+  /** How a value reads (default: formatNumber). */
+  format?: (value: number | undefined) => string;
 }
 
-export function ChartLegend({ series, colors, hidden, onToggle }: ChartLegendProps) {
+export function ChartLegend({ series, colors, hidden, onToggle, format = formatNumber }: ChartLegendProps) {
   return (
     <div className="chart-legend-wrap">
       <table className="chart-legend">
@@ -37,10 +40,10 @@ export function ChartLegend({ series, colors, hidden, onToggle }: ChartLegendPro
                     <span className="chart-legend-label">{one.label}</span>
                   </button>
                 </th>
-                <td>{formatNumber(stats.min)}</td>
-                <td>{formatNumber(stats.max)}</td>
-                <td>{formatNumber(stats.avg)}</td>
-                <td>{formatNumber(stats.last)}</td>
+                <td>{format(stats.min)}</td>
+                <td>{format(stats.max)}</td>
+                <td>{format(stats.avg)}</td>
+                <td>{format(stats.last)}</td>
               </tr>
             );
           })}

@@ -38,8 +38,13 @@ export function timeRange(times: number[], binSeconds: number | undefined): [num
 }
 
 const compact = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
+const small = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 3 });
 
-/** Numbers as the legend and axes show them. */
+/**
+ * Numbers as the legend and axes show them: up to three decimals, and three significant digits
+ * for amounts too small for those (0.000412 rather than 0).
+ */
 export function formatNumber(value: number | undefined): string {
-  return value === undefined ? '–' : compact.format(value);
+  if (value === undefined) return '–';
+  return value !== 0 && Math.abs(value) < 0.001 ? small.format(value) : compact.format(value);
 }
