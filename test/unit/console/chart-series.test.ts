@@ -130,5 +130,7 @@ describe('legend numbers', () => {
     expect(formatNumber(0.000412345)).toBe('0.000412');
     expect(formatNumber(-0.0000075)).toBe('-0.0000075');
     expect(formatNumber(undefined)).toBe('–');
+    // A zero with floating-point noise, as an axis tick can be.
+    expect(formatNumber(0.1 + 0.2 - 0.3)).toBe('0');
   });
 });

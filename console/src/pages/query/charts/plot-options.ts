@@ -42,9 +42,11 @@ const small = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 3 });
 
 /**
  * Numbers as the legend and axes show them: up to three decimals, and three significant digits
- * for amounts too small for those (0.000412 rather than 0).
+ * for amounts too small for those (0.000412 rather than 0); what is left of a zero after
+ * floating-point arithmetic (an axis tick of 5.6e-17) still reads 0.
  */
 export function formatNumber(value: number | undefined): string {
   if (value === undefined) return '–';
-  return value !== 0 && Math.abs(value) < 0.001 ? small.format(value) : compact.format(value);
+  const size = Math.abs(value);
+  return size >= 1e-12 && size < 0.001 ? small.format(value) : compact.format(value);
 }
