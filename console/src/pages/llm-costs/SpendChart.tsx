@@ -80,7 +80,7 @@ export function SpendChart({ data, marks, timeZone, description, onSelectRange }
         </div>
         <AnnotationMarkers markers={markers} />
       </div>
-      <ChartLegend series={data.series} colors={colors} hidden={hidden} onToggle={toggle} format={(value) => (value === undefined ? '–' : formatUsd(value))} />
+      <ChartLegend series={data.series} colors={colors} hidden={hidden} onToggle={toggle} format={formatUsd} />
     </div>
   );
 }
